@@ -1,0 +1,134 @@
+#include "CPUBackend.hpp"
+#include <stdlib.h>
+#include <string.h>
+#include "core/Macro.hpp"
+#include "core/Registry.hpp"
+#include "core/TensorUtils.hpp"
+
+namespace MNN {
+
+CPURuntime::CPURuntime(const ScheduleConfig& config) {
+    mThreads = config.numThread < 1 ? 1 : (config.numThread > 64 ? 64 : config.numThread);
+}
+
+Backend* CPURuntime::onCreate(const BackendConfig* config) const {
+    return new CPUBackend(config, mThreads);
+}
+
+static Runtime* createCPURuntime(const ScheduleConfig& config) {
+    return new CPURuntime(config);
+}
+
+CPUBackend::CPUBackend(const BackendConfig* config, int threads, bool immediate)
+    : Backend(MNN_FORWARD_CPU), mThreads(threads), mImmediate(immediate) {
+    if (config) {
+        mPrecision = config->precision;
+    }
+}
+
+CPUBackend::~CPUBackend() {
+    onClearBuffer();
+    ::free(mArena);
+}
+
+Execution* CPUBackend::onCreate(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                const Schema::Op* op) {
+    auto creator = getCPUCreator(op->type());
+    if (!creator) {
+        return nullptr;
+    }
+    return creator(inputs, outputs, op, this);
+}
+
+bool CPUBackend::onAcquireBuffer(Tensor* tensor, StorageType storage) {
+    int64_t bytes = TensorUtils::byteSize(tensor);
+    if (bytes < 0) {
+        MNN_ERROR("CPU backend: tensor %s has a negative dim (%s)\n", TensorUtils::describe(tensor)->name.c_str(),
+                  TensorUtils::shapeString(tensor).c_str());
+        return false;
+    }
+    if (storage == STATIC || mImmediate) {
+        if (!TensorUtils::allocHost(tensor)) {
+            return false;
+        }
+        // the tensor frees its own memory; the backend only counts it
+        TensorUtils::describe(tensor)->backend = this;
+        if (storage == STATIC) {
+            mStaticBytes += (size_t)bytes;
+            mStatic[tensor] = bytes;
+        }
+        return true;
+    }
+    TensorUtils::freeHost(tensor);
+    int64_t offset = mPlanner.alloc(bytes);
+    mPlanned[tensor] = offset;
+    TensorUtils::describe(tensor)->arenaOffset = offset;
+    TensorUtils::describe(tensor)->backend = this;
+    return true;
+}
+
+bool CPUBackend::onReleaseBuffer(Tensor* tensor, StorageType storage) {
+    if (storage == STATIC) {
+        auto it = mStatic.find(tensor);
+        if (it != mStatic.end()) {
+            mStaticBytes -= (size_t)it->second;
+            mStatic.erase(it);
+        }
+        TensorUtils::freeHost(tensor);
+        return true;
+    }
+    if (mImmediate) {
+        return true;  // freed with the tensor
+    }
+    auto it = mPlanned.find(tensor);
+    if (it == mPlanned.end()) {
+        return false;
+    }
+    mPlanner.free(it->second);
+    return true;
+}
+
+void CPUBackend::onClearBuffer() {
+    for (auto& p : mPlanned) {
+        p.first->buffer().host = nullptr;
+        TensorUtils::describe(p.first)->arenaOffset = -1;
+    }
+    mPlanned.clear();
+    mPlanner.reset();
+}
+
+void CPUBackend::onResizeBegin() {
+    onClearBuffer();
+}
+
+ErrorCode CPUBackend::onResizeEnd() {
+    if (mImmediate) {
+        return NO_ERROR;
+    }
+    int64_t need = mPlanner.peak();
+    if (need > mArenaSize || (mArena == nullptr && need >= 0)) {
+        ::free(mArena);
+        mArena = nullptr;
+        mArenaSize = 0;
+        void* p = nullptr;
+        size_t bytes = (size_t)(need > 0 ? need : ArenaPlanner::kAlign);
+        if (::posix_memalign(&p, 64, bytes) != 0 || !p) {
+            MNN_ERROR("CPU backend: cannot allocate the session arena of %lld bytes\n", (long long)need);
+            return OUT_OF_MEMORY;
+        }
+        mArena = (uint8_t*)p;
+        mArenaSize = need;
+    }
+    for (auto& p : mPlanned) {
+        p.first->buffer().host = mArena + p.second;
+    }
+    return NO_ERROR;
+}
+
+bool CPUBackend::onCopyBuffer(const Tensor* src, const Tensor* dst) const {
+    return TensorUtils::copyHostWithLayout(src, const_cast<Tensor*>(dst));
+}
+
+} // namespace MNN
+
+MNN_REGISTER_RUNTIME(CPU, MNN_FORWARD_CPU, createCPURuntime)

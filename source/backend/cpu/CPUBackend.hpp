@@ -1,0 +1,71 @@
+// The CPU backend: host memory, pooled arena, the CPU op registry.
+#ifndef MNN_CPU_CPUBACKEND_HPP
+#define MNN_CPU_CPUBACKEND_HPP
+
+#include <map>
+#include <vector>
+#include "core/ArenaPlanner.hpp"
+#include "core/Backend.hpp"
+
+namespace MNN {
+
+class CPURuntime : public Runtime {
+public:
+    explicit CPURuntime(const ScheduleConfig& config);
+    Backend* onCreate(const BackendConfig* config) const override;
+    int threadNumber() const override {
+        return mThreads;
+    }
+    MNNForwardType type() const override {
+        return MNN_FORWARD_CPU;
+    }
+
+private:
+    int mThreads;
+};
+
+class CPUBackend : public Backend {
+public:
+    /**
+     * immediate: DYNAMIC buffers get memory at once instead of a planned arena offset
+     * (used to evaluate shape-determining values during the resize step).
+     */
+    CPUBackend(const BackendConfig* config, int threads, bool immediate = false);
+    ~CPUBackend() override;
+
+    Execution* onCreate(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                        const Schema::Op* op) override;
+    bool onAcquireBuffer(Tensor* tensor, StorageType storage) override;
+    bool onReleaseBuffer(Tensor* tensor, StorageType storage) override;
+    void onClearBuffer() override;
+    void onResizeBegin() override;
+    ErrorCode onResizeEnd() override;
+    bool onCopyBuffer(const Tensor* src, const Tensor* dst) const override;
+    size_t dynamicBytes() const override {
+        return (size_t)mPlanner.peak();
+    }
+    size_t staticBytes() const override {
+        return mStaticBytes;
+    }
+
+    BackendConfig::PrecisionMode precision() const {
+        return mPrecision;
+    }
+    int threadNumber() const {
+        return mThreads;
+    }
+
+private:
+    BackendConfig::PrecisionMode mPrecision = BackendConfig::Precision_Normal;
+    int mThreads = 1;
+    bool mImmediate = false;
+    ArenaPlanner mPlanner;
+    std::map<Tensor*, int64_t> mPlanned;  // DYNAMIC tensors of the current plan -> offset
+    uint8_t* mArena = nullptr;
+    int64_t mArenaSize = 0;
+    std::map<Tensor*, int64_t> mStatic;  // STATIC tensors -> bytes
+    size_t mStaticBytes = 0;
+};
+
+} // namespace MNN
+#endif

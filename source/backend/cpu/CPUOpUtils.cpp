@@ -1,0 +1,79 @@
+#include "CPUOpUtils.hpp"
+
+namespace MNN {
+namespace CPUUtils {
+
+std::vector<int64_t> broadcastStrides(const std::vector<int>& in, const std::vector<int>& out) {
+    std::vector<int64_t> s(out.size(), 0);
+    int64_t stride = 1;
+    int offset = (int)out.size() - (int)in.size();
+    for (int i = (int)in.size() - 1; i >= 0; --i) {
+        s[i + offset] = in[i] == 1 ? 0 : stride;
+        stride *= in[i];
+    }
+    return s;
+}
+
+std::vector<int64_t> strides(const std::vector<int>& shape) {
+    std::vector<int64_t> s(shape.size(), 1);
+    for (int i = (int)shape.size() - 2; i >= 0; --i) {
+        s[i] = s[i + 1] * shape[i + 1];
+    }
+    return s;
+}
+
+double readAsDouble(const Tensor* t, int64_t i) {
+    auto type = t->getType();
+    switch (type.code) {
+        case halide_type_float:
+            return type.bits == 64 ? t->host<double>()[i] : t->host<float>()[i];
+        case halide_type_int:
+            switch (type.bits) {
+                case 8: return t->host<int8_t>()[i];
+                case 16: return t->host<int16_t>()[i];
+                case 32: return t->host<int32_t>()[i];
+                default: return (double)t->host<int64_t>()[i];
+            }
+        case halide_type_uint:
+            switch (type.bits) {
+                case 8: return t->host<uint8_t>()[i];
+                case 16: return t->host<uint16_t>()[i];
+                case 32: return t->host<uint32_t>()[i];
+                default: return (double)t->host<uint64_t>()[i];
+            }
+        default:
+            return 0;
+    }
+}
+
+void writeFromDouble(Tensor* t, int64_t i, double v) {
+    auto type = t->getType();
+    switch (type.code) {
+        case halide_type_float:
+            if (type.bits == 64) {
+                t->host<double>()[i] = v;
+            } else {
+                t->host<float>()[i] = (float)v;
+            }
+            return;
+        case halide_type_int:
+            switch (type.bits) {
+                case 8: t->host<int8_t>()[i] = (int8_t)v; return;
+                case 16: t->host<int16_t>()[i] = (int16_t)v; return;
+                case 32: t->host<int32_t>()[i] = (int32_t)v; return;
+                default: t->host<int64_t>()[i] = (int64_t)v; return;
+            }
+        case halide_type_uint:
+            switch (type.bits) {
+                case 8: t->host<uint8_t>()[i] = (uint8_t)v; return;
+                case 16: t->host<uint16_t>()[i] = (uint16_t)v; return;
+                case 32: t->host<uint32_t>()[i] = (uint32_t)v; return;
+                default: t->host<uint64_t>()[i] = (uint64_t)v; return;
+            }
+        default:
+            return;
+    }
+}
+
+} // namespace CPUUtils
+} // namespace MNN

@@ -1,0 +1,76 @@
+// Helpers shared by the CPU reference kernels (source/backend/cpu/ops/*).
+#ifndef MNN_CPU_CPUOPUTILS_HPP
+#define MNN_CPU_CPUOPUTILS_HPP
+
+#include <stdint.h>
+#include <vector>
+#include "core/Backend.hpp"
+#include "core/Macro.hpp"
+#include "core/Registry.hpp"
+#include "core/TensorUtils.hpp"
+
+namespace MNN {
+namespace CPUUtils {
+
+/** element strides of `in` (right-aligned) as seen from an output of shape `out`; 0 where broadcast */
+std::vector<int64_t> broadcastStrides(const std::vector<int>& in, const std::vector<int>& out);
+
+/** calls f(outIndex, offsetA, offsetB) for every element of `out`, with broadcast offsets */
+template <typename F>
+void forEachBroadcast2(const std::vector<int>& out, const std::vector<int64_t>& sa, const std::vector<int64_t>& sb,
+                       F f) {
+    const int rank = (int)out.size();
+    int64_t total = 1;
+    for (auto d : out) {
+        total *= d;
+    }
+    if (total == 0) {
+        return;
+    }
+    if (rank == 0) {
+        f(0, 0, 0);
+        return;
+    }
+    std::vector<int> idx(rank, 0);
+    int64_t oa = 0, ob = 0;
+    const int inner = out[rank - 1];
+    const int64_t ia = sa[rank - 1], ib = sb[rank - 1];
+    for (int64_t o = 0; o < total; o += inner) {
+        for (int k = 0; k < inner; ++k) {
+            f(o + k, oa + k * ia, ob + k * ib);
+        }
+        // advance the outer index
+        for (int d = rank - 2; d >= 0; --d) {
+            idx[d]++;
+            oa += sa[d];
+            ob += sb[d];
+            if (idx[d] < out[d]) {
+                break;
+            }
+            oa -= sa[d] * out[d];
+            ob -= sb[d] * out[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+/** row-major strides of a shape */
+std::vector<int64_t> strides(const std::vector<int>& shape);
+
+inline bool isFloat(const Tensor* t) {
+    return t->getType().code == halide_type_float && t->getType().bits == 32;
+}
+
+/** reads element i of any numeric tensor as double */
+double readAsDouble(const Tensor* t, int64_t i);
+/** writes element i of any numeric tensor from double (with C conversion rules) */
+void writeFromDouble(Tensor* t, int64_t i, double v);
+
+/** an Execution whose compute is a lambda-free function pointer plus the op's copied params */
+inline const char* opName(const Schema::Op* op) {
+    return (op && op->name()) ? op->name()->c_str() : "";
+}
+
+} // namespace CPUUtils
+} // namespace MNN
+#endif

@@ -1,0 +1,132 @@
+// Backend, Runtime and Execution: the interfaces every backend implements.
+#ifndef MNN_CORE_BACKEND_HPP
+#define MNN_CORE_BACKEND_HPP
+
+#include <MNN/ErrorCode.hpp>
+#include <MNN/Interpreter.hpp>
+#include <MNN/MNNForwardType.h>
+#include <MNN/Tensor.hpp>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+#include "Schema.hpp"
+
+namespace MNN {
+class Backend;
+
+/**
+ * One op's computation on one backend. onResize sees final shapes: it validates, picks the
+ * algorithm, packs weights (STATIC memory) and plans scratch (DYNAMIC memory, acquired and
+ * released here so the planner can reuse it). onExecute only computes; it may check values
+ * (an index out of range) and return INPUT_DATA_ERROR, never read or write out of bounds.
+ */
+class Execution {
+public:
+    explicit Execution(Backend* backend) : mBackend(backend) {
+    }
+    virtual ~Execution() = default;
+    Execution(const Execution&) = delete;
+    Execution& operator=(const Execution&) = delete;
+
+    virtual ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+        (void)inputs;
+        (void)outputs;
+        return NO_ERROR;
+    }
+    virtual ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) = 0;
+    /** the algorithm chosen at onResize, for profilers ("reference", "winograd F(4,3)"...) */
+    virtual const char* algorithm() const {
+        return "reference";
+    }
+    Backend* backend() const {
+        return mBackend;
+    }
+
+protected:
+    Backend* mBackend;
+};
+
+class Backend {
+public:
+    enum StorageType {
+        /** lives until released; not pooled (weights, session-lifetime data) */
+        STATIC,
+        /** pooled activations and scratch: planned by liveness, real memory after onResizeEnd */
+        DYNAMIC,
+    };
+
+    explicit Backend(MNNForwardType type) : mType(type) {
+    }
+    virtual ~Backend();
+
+    MNNForwardType type() const {
+        return mType;
+    }
+
+    /** the Execution for `op`, or nullptr when this backend lacks it (the caller falls back) */
+    virtual Execution* onCreate(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                const Schema::Op* op) = 0;
+
+    virtual bool onAcquireBuffer(Tensor* tensor, StorageType storage) = 0;
+    virtual bool onReleaseBuffer(Tensor* tensor, StorageType storage) = 0;
+    /** frees every DYNAMIC buffer (before a new plan) */
+    virtual void onClearBuffer() = 0;
+
+    virtual void onResizeBegin() {
+    }
+    /** commits the memory plan; DYNAMIC tensors get their memory here */
+    virtual ErrorCode onResizeEnd() {
+        return NO_ERROR;
+    }
+    virtual void onExecuteBegin() const {
+    }
+    virtual void onExecuteEnd() const {
+    }
+
+    /** copies between tensors of the same logical shape across layouts and devices */
+    virtual bool onCopyBuffer(const Tensor* src, const Tensor* dst) const = 0;
+
+    /** bytes of pooled memory the current plan needs, and bytes of static memory held */
+    virtual size_t dynamicBytes() const {
+        return 0;
+    }
+    virtual size_t staticBytes() const {
+        return 0;
+    }
+
+    /** whether host code may read / write this backend's tensors directly */
+    virtual bool isHostMemory() const {
+        return true;
+    }
+
+    // Host copies handed out by Tensor::map, taken back by Tensor::unmap.
+    void rememberMapped(Tensor* host);
+    Tensor* takeMapped(void* ptr);
+
+private:
+    MNNForwardType mType;
+    std::mutex mMapLock;
+    std::vector<Tensor*> mMapped;
+};
+
+/** long-lived state of one backend kind for one session (thread pool, device, kernel cache) */
+class Runtime {
+public:
+    virtual ~Runtime() = default;
+    virtual Backend* onCreate(const BackendConfig* config) const = 0;
+    virtual int threadNumber() const {
+        return 1;
+    }
+    virtual MNNForwardType type() const = 0;
+};
+
+/** makes the Runtime for a forward type, or nullptr when the device is unusable here */
+typedef Runtime* (*RuntimeCreator)(const ScheduleConfig& config);
+/** registers a runtime kind (called from the generated registry) */
+void registerRuntimeCreator(MNNForwardType type, RuntimeCreator creator);
+RuntimeCreator getRuntimeCreator(MNNForwardType type);
+
+} // namespace MNN
+
+#endif

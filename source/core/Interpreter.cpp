@@ -1,0 +1,369 @@
+#include <MNN/Interpreter.hpp>
+#include <stdio.h>
+#include <string.h>
+#include <algorithm>
+#include <mutex>
+#include "Macro.hpp"
+#include "ModelValidator.hpp"
+#include "Registry.hpp"
+#include "Session.hpp"
+#include "TensorUtils.hpp"
+
+namespace MNN {
+
+struct Content {
+    std::vector<uint8_t> buffer;
+    const Schema::Net* net = nullptr;
+    std::string bizCode;
+    std::string uuid;
+    std::string version;
+    std::mutex lock;
+    std::vector<std::unique_ptr<Session>> sessions;
+    bool callbacks = true;
+    bool deferResize = false;
+    int64_t tensorLimit = (int64_t)2048 << 20;
+    int64_t arenaLimit = (int64_t)8192 << 20;
+    std::string cacheFile;
+    bool released = false;
+};
+
+const char* getVersion() {
+    return MNN_VERSION;
+}
+
+Interpreter* Interpreter::createFromFile(const char* file) {
+    if (!file) {
+        MNN_ERROR("createFromFile: file name is null\n");
+        return nullptr;
+    }
+    FILE* f = fopen(file, "rb");
+    if (!f) {
+        MNN_ERROR("createFromFile: cannot open %s\n", file);
+        return nullptr;
+    }
+    std::vector<uint8_t> data;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        if (size > 0 && fseek(f, 0, SEEK_SET) == 0) {
+            data.resize((size_t)size);
+            if (fread(data.data(), 1, data.size(), f) != data.size()) {
+                data.clear();
+            }
+        }
+    }
+    fclose(f);
+    if (data.empty()) {
+        MNN_ERROR("createFromFile: %s is empty or unreadable\n", file);
+        return nullptr;
+    }
+    return createFromBuffer(data.data(), data.size());
+}
+
+Interpreter* Interpreter::createFromBuffer(const void* buffer, size_t size) {
+    if (!buffer || size == 0) {
+        MNN_ERROR("createFromBuffer: empty buffer\n");
+        return nullptr;
+    }
+    registerAll();
+    std::unique_ptr<Content> c(new Content);
+    c->buffer.assign((const uint8_t*)buffer, (const uint8_t*)buffer + size);
+    c->net = validateModel(c->buffer.data(), c->buffer.size());
+    if (!c->net) {
+        return nullptr;
+    }
+    if (c->net->bizCode()) {
+        c->bizCode = c->net->bizCode()->str();
+    }
+    if (c->net->uuid()) {
+        c->uuid = c->net->uuid()->str();
+    }
+    if (c->net->version()) {
+        c->version = c->net->version()->str();
+    }
+    return new Interpreter(c.release());
+}
+
+Interpreter::Interpreter(Content* net) : mNet(net) {
+}
+
+Interpreter::~Interpreter() {
+    {
+        std::lock_guard<std::mutex> l(mNet->lock);
+        mNet->sessions.clear();
+    }
+    delete mNet;
+}
+
+void Interpreter::destroy(Interpreter* net) {
+    delete net;
+}
+
+void Interpreter::setSessionMode(SessionMode mode) {
+    switch (mode) {
+        case Session_Debug: mNet->callbacks = true; break;
+        case Session_Release: mNet->callbacks = false; break;
+        case Session_Resize_Direct: mNet->deferResize = false; break;
+        case Session_Resize_Defer: mNet->deferResize = true; break;
+        default: break;  // the others need no action on the CPU backend
+    }
+}
+
+void Interpreter::setCacheFile(const char* cacheFile, size_t keySize) {
+    (void)keySize;
+    mNet->cacheFile = cacheFile ? cacheFile : "";
+}
+
+void Interpreter::setExternalFile(const char* file, size_t flag) {
+    (void)file;
+    (void)flag;
+}
+
+ErrorCode Interpreter::updateCacheFile(Session* session, int flag) {
+    (void)session;
+    (void)flag;
+    return NO_ERROR;  // the CPU backend has nothing to cache
+}
+
+void Interpreter::setSessionHint(HintMode mode, int value) {
+    if (value <= 0) {
+        return;
+    }
+    if (mode == TENSOR_SIZE_LIMIT_MB) {
+        mNet->tensorLimit = (int64_t)value << 20;
+    } else if (mode == ARENA_SIZE_LIMIT_MB) {
+        mNet->arenaLimit = (int64_t)value << 20;
+    }
+}
+
+Session* Interpreter::createSession(const ScheduleConfig& config) {
+    return createMultiPathSession({config});
+}
+
+Session* Interpreter::createSession(const ScheduleConfig& config, const RuntimeInfo&) {
+    return createMultiPathSession({config});
+}
+
+Session* Interpreter::createMultiPathSession(const std::vector<ScheduleConfig>& configs, const RuntimeInfo&) {
+    return createMultiPathSession(configs);
+}
+
+Session* Interpreter::createMultiPathSession(const std::vector<ScheduleConfig>& configs) {
+    std::lock_guard<std::mutex> l(mNet->lock);
+    if (!mNet->net) {
+        MNN_ERROR("createSession: the model was released (releaseModel); create sessions before releasing it\n");
+        return nullptr;
+    }
+    SessionOptions options;
+    for (auto& c : configs) {
+        options.saveTensors.insert(options.saveTensors.end(), c.saveTensors.begin(), c.saveTensors.end());
+    }
+    options.callbacksEnabled = mNet->callbacks;
+    options.deferResize = mNet->deferResize;
+    options.tensorLimitBytes = mNet->tensorLimit;
+    options.arenaLimitBytes = mNet->arenaLimit;
+    std::unique_ptr<Session> s(new Session(GraphRef::fromNet(mNet->net), configs, options));
+    if (!s->init()) {
+        MNN_ERROR("createSession failed\n");
+        return nullptr;
+    }
+    auto r = s.get();
+    mNet->sessions.emplace_back(std::move(s));
+    return r;
+}
+
+bool Interpreter::releaseSession(Session* session) {
+    std::lock_guard<std::mutex> l(mNet->lock);
+    for (auto it = mNet->sessions.begin(); it != mNet->sessions.end(); ++it) {
+        if (it->get() == session) {
+            mNet->sessions.erase(it);
+            return true;
+        }
+    }
+    return false;
+}
+
+void Interpreter::resizeSession(Session* session) {
+    resizeSession(session, 1);
+}
+
+void Interpreter::resizeSession(Session* session, int needRelloc) {
+    (void)needRelloc;
+    if (!session) {
+        return;
+    }
+    session->markResize();
+    if (session->deferResize()) {
+        return;
+    }
+    // values of graph inputs may not be there yet: shapes that need them wait for runSession
+    session->resize(false);
+}
+
+void Interpreter::releaseModel() {
+    std::lock_guard<std::mutex> l(mNet->lock);
+    if (!mNet->net || mNet->released) {
+        return;
+    }
+    // Keep the graph structure (ops, names) for later resizes; drop the weights, which the
+    // sessions' backends already hold.
+    std::unique_ptr<Schema::NetT> obj(mNet->net->UnPack());
+    for (auto& b : obj->constants) {
+        b->raw.clear();
+        b->raw.shrink_to_fit();
+        b->dims.clear();
+    }
+    flatbuffers::FlatBufferBuilder builder;
+    builder.Finish(Schema::Net::Pack(builder, obj.get()), Schema::NetIdentifier());
+    std::vector<uint8_t> small(builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize());
+    mNet->buffer.swap(small);
+    std::vector<uint8_t>().swap(small);
+    mNet->net = Schema::GetNet(mNet->buffer.data());
+    for (auto& s : mNet->sessions) {
+        s->rebind(GraphRef::fromNet(mNet->net));
+    }
+    mNet->released = true;
+}
+
+std::pair<const void*, size_t> Interpreter::getModelBuffer() const {
+    if (mNet->released) {
+        return std::make_pair(nullptr, 0);
+    }
+    return std::make_pair((const void*)mNet->buffer.data(), mNet->buffer.size());
+}
+
+const char* Interpreter::getModelVersion() const {
+    return mNet->version.empty() ? "unknown" : mNet->version.c_str();
+}
+
+ErrorCode Interpreter::updateSessionToModel(Session*) {
+    return NOT_SUPPORT;
+}
+
+ErrorCode Interpreter::runSession(Session* session) const {
+    if (!session) {
+        return INVALID_VALUE;
+    }
+    return session->run(nullptr, nullptr);
+}
+
+ErrorCode Interpreter::runSessionWithCallBack(const Session* session, const TensorCallBack& before,
+                                              const TensorCallBack& end, bool sync) const {
+    (void)sync;
+    TensorCallBackWithInfo b = [&before](const std::vector<Tensor*>& t, const OperatorInfo* info) {
+        return before(t, info->name());
+    };
+    TensorCallBackWithInfo a = [&end](const std::vector<Tensor*>& t, const OperatorInfo* info) {
+        return end(t, info->name());
+    };
+    return runSessionWithCallBackInfo(session, before ? b : TensorCallBackWithInfo(),
+                                      end ? a : TensorCallBackWithInfo(), sync);
+}
+
+ErrorCode Interpreter::runSessionWithCallBackInfo(const Session* session, const TensorCallBackWithInfo& before,
+                                                  const TensorCallBackWithInfo& end, bool sync) const {
+    (void)sync;
+    if (!session) {
+        return INVALID_VALUE;
+    }
+    return const_cast<Session*>(session)->run(&before, &end);
+}
+
+Tensor* Interpreter::getSessionInput(const Session* session, const char* name) {
+    return session ? session->getInput(name) : nullptr;
+}
+
+Tensor* Interpreter::getSessionOutput(const Session* session, const char* name) {
+    return session ? session->getOutput(name) : nullptr;
+}
+
+bool Interpreter::getSessionInfo(const Session* session, SessionInfoCode code, void* ptr) {
+    if (!session || !ptr) {
+        return false;
+    }
+    switch (code) {
+        case MEMORY:
+            *(float*)ptr = session->memoryMB();
+            return true;
+        case FLOPS:
+            *(float*)ptr = session->flopsM();
+            return true;
+        case BACKENDS: {
+            auto types = session->backendTypes();
+            for (size_t i = 0; i < types.size(); ++i) {
+                ((int*)ptr)[i] = types[i];
+            }
+            return true;
+        }
+        case RESIZE_STATUS:
+            *(int*)ptr = session->needResize() ? 1 : 0;
+            return true;
+        case THREAD_NUMBER:
+            *(int*)ptr = session->threadNumber();
+            return true;
+        default:
+            return false;
+    }
+}
+
+const std::map<std::string, Tensor*>& Interpreter::getSessionOutputAll(const Session* session) const {
+    return session->outputs();
+}
+
+const std::map<std::string, Tensor*>& Interpreter::getSessionInputAll(const Session* session) const {
+    return session->inputs();
+}
+
+void Interpreter::resizeTensor(Tensor* tensor, const std::vector<int>& dims) {
+    if (!tensor) {
+        return;
+    }
+    if (dims.size() > MNN_MAX_TENSOR_DIM) {
+        MNN_ERROR("resizeTensor: rank %d over the limit %d\n", (int)dims.size(), MNN_MAX_TENSOR_DIM);
+        return;
+    }
+    int64_t count = 0;
+    int bytes = tensor->getType().bytes() > 0 ? tensor->getType().bytes() : 1;
+    if (!TensorUtils::checkedProduct(dims, mNet->tensorLimit / bytes, &count)) {
+        MNN_ERROR("resizeTensor: shape %s of %s is invalid or over the tensor size limit\n",
+                  TensorUtils::shapeString(dims).c_str(), TensorUtils::describe(tensor)->name.c_str());
+        return;
+    }
+    if (TensorUtils::shape(tensor) == dims) {
+        return;
+    }
+    std::lock_guard<std::mutex> l(mNet->lock);
+    for (auto& s : mNet->sessions) {
+        if (s->hasInputTensor(tensor)) {
+            TensorUtils::setShape(tensor, dims);
+            TensorUtils::freeHost(tensor);
+            s->markResize();
+            return;
+        }
+    }
+    TensorUtils::setShape(tensor, dims);
+}
+
+void Interpreter::resizeTensor(Tensor* tensor, int batch, int channel, int height, int width) {
+    if (!tensor) {
+        return;
+    }
+    if (tensor->getDimensionType() == Tensor::TENSORFLOW) {
+        resizeTensor(tensor, {batch, height, width, channel});
+    } else {
+        resizeTensor(tensor, {batch, channel, height, width});
+    }
+}
+
+const Backend* Interpreter::getBackend(const Session* session, const Tensor* tensor) const {
+    return session && tensor ? session->backendOf(tensor) : nullptr;
+}
+
+const char* Interpreter::bizCode() const {
+    return mNet->bizCode.c_str();
+}
+
+const char* Interpreter::uuid() const {
+    return mNet->uuid.c_str();
+}
+
+} // namespace MNN

@@ -1,0 +1,946 @@
+#include "Session.hpp"
+#include <string.h>
+#include <algorithm>
+#include <queue>
+#include "Macro.hpp"
+#include "Registry.hpp"
+#include "TensorUtils.hpp"
+#include "backend/cpu/CPUBackend.hpp"
+
+namespace MNN {
+
+struct Session::Unit {
+    int opIndex = -1;
+    const Schema::Op* op = nullptr;
+    std::vector<int> inputIdx;   // -1: optional input left out
+    std::vector<int> outputIdx;
+    std::vector<Tensor*> inputs;  // nullptr where inputIdx is -1
+    std::vector<Tensor*> outputs;
+    std::vector<Tensor*> cbInputs;  // inputs without the left-out ones, for callbacks
+    std::unique_ptr<Execution> execution;
+    Backend* backend = nullptr;
+    int path = 0;
+    double flops = 0;
+};
+
+namespace {
+class UnitInfo : public OperatorInfo {
+public:
+    void set(const std::string& name, const std::string& type, float flops) {
+        mName = name;
+        mType = type;
+        mFlops = flops;
+    }
+};
+} // namespace
+
+OperatorInfo::OperatorInfo() : mContent(nullptr) {
+}
+OperatorInfo::~OperatorInfo() {
+}
+
+std::string GraphRef::tensorName(int i) const {
+    if (!tensorNames || i < 0 || i >= (int)tensorNames->size() || !tensorNames->Get(i)) {
+        return "#" + std::to_string(i);
+    }
+    return tensorNames->Get(i)->str();
+}
+
+GraphRef GraphRef::fromNet(const Schema::Net* net) {
+    GraphRef g;
+    g.tensorNames = net->tensorNames();
+    g.ops = net->ops();
+    g.constants = net->constants();
+    g.inputs = net->inputs();
+    g.outputs = net->outputs();
+    return g;
+}
+
+GraphRef GraphRef::fromSubGraph(const Schema::SubGraph* graph) {
+    GraphRef g;
+    g.tensorNames = graph->tensorNames();
+    g.ops = graph->ops();
+    g.constants = graph->constants();
+    g.inputs = graph->inputDecls();
+    g.outputs = graph->outputs();
+    return g;
+}
+
+static const char* opName(const Schema::Op* op) {
+    return (op && op->name()) ? op->name()->c_str() : "";
+}
+
+Session::Session(const GraphRef& graph, const std::vector<ScheduleConfig>& configs, const SessionOptions& options)
+    : mGraph(graph), mConfigs(configs), mOptions(options) {
+}
+
+Session::~Session() {
+    // Executions may hold tensors of their backends: destroy them first, then tensors, then backends.
+    mUnits.clear();
+    mTensors.clear();
+    mBackends.clear();
+    mCPUFallback.reset();
+    mEvalBackend.reset();
+}
+
+// Decodes a constant into a tensor (STATIC memory of `backend`).
+static bool loadConstant(const Schema::Blob* blob, Tensor* t, Backend* backend, const std::string& name) {
+    std::vector<int> dims;
+    if (blob->dims()) {
+        dims.assign(blob->dims()->begin(), blob->dims()->end());
+    }
+    auto dtype = blob->dataType();
+    t->buffer().type = TensorUtils::typeOf(dtype);
+    if (t->getType().code == halide_type_handle) {
+        MNN_ERROR("constant %s: unsupported data type %s\n", name.c_str(), Schema::EnumNameDataType(dtype));
+        return false;
+    }
+    TensorUtils::describe(t)->dimType = Tensor::CAFFE;
+    TensorUtils::setShape(t, dims);
+    int64_t count = 0;
+    if (!TensorUtils::checkedProduct(dims, (int64_t)1 << 40, &count)) {
+        MNN_ERROR("constant %s: invalid dims %s\n", name.c_str(), TensorUtils::shapeString(dims).c_str());
+        return false;
+    }
+    if (!backend->onAcquireBuffer(t, Backend::STATIC)) {
+        return false;
+    }
+    size_t rawSize = blob->raw() ? blob->raw()->size() : 0;
+    const uint8_t* raw = blob->raw() ? blob->raw()->data() : nullptr;
+    auto compression = blob->compression();
+    if (compression == Schema::Compression::FP16 || dtype == Schema::DataType::DT_FLOAT16 ||
+        dtype == Schema::DataType::DT_BFLOAT16) {
+        if (rawSize != (size_t)count * 2) {
+            MNN_ERROR("constant %s: %zu bytes for %lld fp16 values\n", name.c_str(), rawSize, (long long)count);
+            return false;
+        }
+        auto dst = t->host<float>();
+        for (int64_t i = 0; i < count; ++i) {
+            uint16_t h;
+            ::memcpy(&h, raw + 2 * i, 2);
+            dst[i] = dtype == Schema::DataType::DT_BFLOAT16 ? TensorUtils::bf16ToFloat(h) : TensorUtils::fp16ToFloat(h);
+        }
+        return true;
+    }
+    if (compression == Schema::Compression::INT8_PER_CHANNEL) {
+        int axis = blob->quantAxis();
+        if (axis < 0 || (axis >= (int)dims.size() && !dims.empty()) || rawSize != (size_t)count) {
+            MNN_ERROR("constant %s: bad int8 weight encoding\n", name.c_str());
+            return false;
+        }
+        int64_t channels = dims.empty() ? 1 : dims[axis];
+        int64_t inner = 1;
+        for (size_t i = axis + 1; i < dims.size(); ++i) {
+            inner *= dims[i];
+        }
+        if (!blob->scales() || (int64_t)blob->scales()->size() != channels) {
+            MNN_ERROR("constant %s: int8 weights need %lld scales\n", name.c_str(), (long long)channels);
+            return false;
+        }
+        auto dst = t->host<float>();
+        for (int64_t i = 0; i < count; ++i) {
+            int64_t c = channels > 0 ? (i / inner) % channels : 0;
+            dst[i] = (float)((int8_t)raw[i]) * blob->scales()->Get((flatbuffers::uoffset_t)c);
+        }
+        return true;
+    }
+    size_t need = (size_t)count * t->getType().bytes();
+    if (rawSize != need) {
+        MNN_ERROR("constant %s: %zu bytes stored, %zu needed for %s %s\n", name.c_str(), rawSize, need,
+                  TensorUtils::typeName(t->getType()), TensorUtils::shapeString(dims).c_str());
+        return false;
+    }
+    if (need) {
+        ::memcpy(t->host<void>(), raw, need);
+    }
+    return true;
+}
+
+bool Session::schedule() {
+    const int tensorCount = mGraph.tensorCount();
+    const int opCount = mGraph.ops ? (int)mGraph.ops->size() : 0;
+    std::vector<int> producerOp(tensorCount, -1);
+    for (int i = 0; i < opCount; ++i) {
+        auto op = mGraph.ops->Get(i);
+        if (!op->outputs()) {
+            continue;
+        }
+        for (auto o : *op->outputs()) {
+            if (o < 0 || o >= tensorCount) {
+                MNN_ERROR("op %s: output tensor index %d out of range [0, %d)\n", opName(op), o, tensorCount);
+                return false;
+            }
+            if (producerOp[o] >= 0) {
+                MNN_ERROR("op %s: tensor %s is produced twice\n", opName(op), mGraph.tensorName(o).c_str());
+                return false;
+            }
+            producerOp[o] = i;
+        }
+    }
+    std::vector<bool> isConst(tensorCount, false), isGraphInput(tensorCount, false);
+    if (mGraph.constants) {
+        for (auto b : *mGraph.constants) {
+            int idx = b->tensorIndex();
+            if (idx < 0 || idx >= tensorCount) {
+                MNN_ERROR("constant tensor index %d out of range [0, %d)\n", idx, tensorCount);
+                return false;
+            }
+            isConst[idx] = true;
+        }
+    }
+    if (mGraph.inputs) {
+        for (auto d : *mGraph.inputs) {
+            int idx = d->tensorIndex();
+            if (idx < 0 || idx >= tensorCount) {
+                MNN_ERROR("graph input tensor index %d out of range [0, %d)\n", idx, tensorCount);
+                return false;
+            }
+            isGraphInput[idx] = true;
+        }
+    }
+    auto findTensor = [&](const std::string& n) -> int {
+        for (int i = 0; i < tensorCount; ++i) {
+            if (mGraph.tensorName(i) == n) {
+                return i;
+            }
+        }
+        return -1;
+    };
+    auto findOp = [&](const std::string& n) -> int {
+        for (int i = 0; i < opCount; ++i) {
+            auto op = mGraph.ops->Get(i);
+            if (op->name() && op->name()->str() == n) {
+                return i;
+            }
+        }
+        return -1;
+    };
+    // Per path: which tensors are its inputs and outputs.
+    std::vector<bool> isSessionInput(tensorCount, false);
+    std::vector<int> opPath(opCount, -1);
+    std::vector<int> outputs;
+    for (size_t p = 0; p < mConfigs.size(); ++p) {
+        auto& path = mConfigs[p].path;
+        std::vector<int> pathIn, pathOut;
+        for (auto& n : path.inputs) {
+            if (path.mode == ScheduleConfig::Path::Tensor) {
+                int t = findTensor(n);
+                if (t < 0) {
+                    MNN_ERROR("path input tensor '%s' is not in the model\n", n.c_str());
+                    return false;
+                }
+                pathIn.push_back(t);
+            } else {
+                int o = findOp(n);
+                if (o < 0) {
+                    MNN_ERROR("path input op '%s' is not in the model\n", n.c_str());
+                    return false;
+                }
+                auto op = mGraph.ops->Get(o);
+                if (op->inputs()) {
+                    for (auto t : *op->inputs()) {
+                        if (t >= 0 && t < tensorCount && !isConst[t]) {
+                            pathIn.push_back(t);
+                        }
+                    }
+                }
+            }
+        }
+        for (auto& n : path.outputs) {
+            if (path.mode == ScheduleConfig::Path::Tensor) {
+                int t = findTensor(n);
+                if (t < 0) {
+                    MNN_ERROR("path output tensor '%s' is not in the model\n", n.c_str());
+                    return false;
+                }
+                pathOut.push_back(t);
+            } else {
+                int o = findOp(n);
+                if (o < 0) {
+                    MNN_ERROR("path output op '%s' is not in the model\n", n.c_str());
+                    return false;
+                }
+                auto op = mGraph.ops->Get(o);
+                if (op->outputs()) {
+                    pathOut.insert(pathOut.end(), op->outputs()->begin(), op->outputs()->end());
+                }
+            }
+        }
+        if (pathOut.empty() && mGraph.outputs) {
+            for (auto o : *mGraph.outputs) {
+                pathOut.push_back(o);
+            }
+        }
+        for (auto t : pathIn) {
+            isSessionInput[t] = true;
+        }
+        // backward reachability from the outputs, stopping at inputs and constants
+        std::vector<int> stack(pathOut.begin(), pathOut.end());
+        std::vector<bool> seen(tensorCount, false);
+        while (!stack.empty()) {
+            int t = stack.back();
+            stack.pop_back();
+            if (t < 0 || t >= tensorCount || seen[t]) {
+                if (t >= tensorCount) {
+                    MNN_ERROR("tensor index %d out of range [0, %d)\n", t, tensorCount);
+                    return false;
+                }
+                continue;
+            }
+            seen[t] = true;
+            if (isSessionInput[t] || isConst[t]) {
+                continue;
+            }
+            int o = producerOp[t];
+            if (o < 0) {
+                if (!isGraphInput[t]) {
+                    MNN_ERROR("tensor %s is used but no op produces it and it is not an input or constant\n",
+                              mGraph.tensorName(t).c_str());
+                    return false;
+                }
+                isSessionInput[t] = true;
+                continue;
+            }
+            if (opPath[o] >= 0) {
+                continue;
+            }
+            opPath[o] = (int)p;
+            auto op = mGraph.ops->Get(o);
+            if (op->inputs()) {
+                for (auto i : *op->inputs()) {
+                    if (i >= 0) {
+                        stack.push_back(i);
+                    } else if (i < -1) {
+                        MNN_ERROR("op %s: input tensor index %d is invalid\n", opName(op), i);
+                        return false;
+                    }
+                }
+            }
+        }
+        for (auto t : pathOut) {
+            if (std::find(outputs.begin(), outputs.end(), t) == outputs.end()) {
+                outputs.push_back(t);
+            }
+        }
+    }
+    // Graph inputs the chosen ops read.
+    if (mGraph.inputs) {
+        for (auto d : *mGraph.inputs) {
+            int idx = d->tensorIndex();
+            if (isSessionInput[idx] && std::find(mInputIndices.begin(), mInputIndices.end(), idx) == mInputIndices.end()) {
+                mInputIndices.push_back(idx);
+            }
+        }
+    }
+    for (int t = 0; t < tensorCount; ++t) {
+        if (isSessionInput[t] && std::find(mInputIndices.begin(), mInputIndices.end(), t) == mInputIndices.end()) {
+            mInputIndices.push_back(t);
+        }
+    }
+    mOutputIndices = outputs;
+    // Topological order (Kahn), stable in model order.
+    std::vector<int> pending(opCount, 0);
+    std::vector<std::vector<int>> consumers(tensorCount);
+    for (int o = 0; o < opCount; ++o) {
+        if (opPath[o] < 0) {
+            continue;
+        }
+        auto op = mGraph.ops->Get(o);
+        if (op->inputs()) {
+            for (auto i : *op->inputs()) {
+                if (i >= 0 && !isSessionInput[i] && !isConst[i] && producerOp[i] >= 0) {
+                    pending[o]++;
+                    consumers[i].push_back(o);
+                }
+            }
+        }
+    }
+    std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+    for (int o = 0; o < opCount; ++o) {
+        if (opPath[o] >= 0 && pending[o] == 0) {
+            ready.push(o);
+        }
+    }
+    std::vector<int> order;
+    while (!ready.empty()) {
+        int o = ready.top();
+        ready.pop();
+        order.push_back(o);
+        auto op = mGraph.ops->Get(o);
+        if (op->outputs()) {
+            for (auto t : *op->outputs()) {
+                for (auto c : consumers[t]) {
+                    if (--pending[c] == 0) {
+                        ready.push(c);
+                    }
+                }
+            }
+        }
+    }
+    size_t scheduled = 0;
+    for (int o = 0; o < opCount; ++o) {
+        scheduled += opPath[o] >= 0 ? 1 : 0;
+    }
+    if (order.size() != scheduled) {
+        for (int o = 0; o < opCount; ++o) {
+            if (opPath[o] >= 0 && pending[o] > 0) {
+                MNN_ERROR("op %s is part of a cycle in the graph\n", opName(mGraph.ops->Get(o)));
+                break;
+            }
+        }
+        return false;
+    }
+    // Tensors
+    mTensors.resize(tensorCount);
+    for (int t = 0; t < tensorCount; ++t) {
+        mTensors[t].reset(new Tensor(0, Tensor::CAFFE));
+        auto des = TensorUtils::describe(mTensors[t].get());
+        des->name = mGraph.tensorName(t);
+        des->index = t;
+    }
+    mProducer.assign(tensorCount, -1);
+    for (auto o : order) {
+        auto op = mGraph.ops->Get(o);
+        std::unique_ptr<Unit> u(new Unit);
+        u->opIndex = o;
+        u->op = op;
+        u->path = opPath[o];
+        if (op->inputs()) {
+            u->inputIdx.assign(op->inputs()->begin(), op->inputs()->end());
+        }
+        while (!u->inputIdx.empty() && u->inputIdx.back() < 0) {
+            u->inputIdx.pop_back();
+        }
+        if (op->outputs()) {
+            u->outputIdx.assign(op->outputs()->begin(), op->outputs()->end());
+        }
+        for (auto i : u->inputIdx) {
+            u->inputs.push_back(i >= 0 ? mTensors[i].get() : nullptr);
+            if (i >= 0) {
+                u->cbInputs.push_back(mTensors[i].get());
+            }
+        }
+        for (auto i : u->outputIdx) {
+            u->outputs.push_back(mTensors[i].get());
+            mProducer[i] = (int)mUnits.size();
+        }
+        mUnits.emplace_back(std::move(u));
+    }
+    return true;
+}
+
+bool Session::init() {
+    registerAll();
+    if (mConfigs.empty()) {
+        mConfigs.emplace_back();
+    }
+    // Backends, one per path
+    for (auto& cfg : mConfigs) {
+        auto type = cfg.type;
+        if (type == MNN_FORWARD_AUTO) {
+            type = MNN_FORWARD_CPU;
+        }
+        auto creator = getRuntimeCreator(type);
+        Runtime* rt = creator ? creator(cfg) : nullptr;
+        if (!rt) {
+            MNN_ERROR("forward type %d is not available here; falling back to backup type %d\n", (int)cfg.type,
+                      (int)cfg.backupType);
+            auto backup = getRuntimeCreator(cfg.backupType);
+            rt = backup ? backup(cfg) : nullptr;
+            if (!rt) {
+                rt = new CPURuntime(cfg);
+            }
+        }
+        mRuntimes.emplace_back(rt);
+        mBackends.emplace_back(rt->onCreate(cfg.backendConfig));
+    }
+    BackendConfig defaultConfig;
+    auto firstConfig = mConfigs[0].backendConfig ? mConfigs[0].backendConfig : &defaultConfig;
+    mCPUFallback.reset(new CPUBackend(firstConfig, mRuntimes[0]->threadNumber()));
+    mEvalBackend.reset(new CPUBackend(firstConfig, 1, true));
+    if (!schedule()) {
+        return false;
+    }
+    for (auto& u : mUnits) {
+        u->backend = mBackends[u->path].get();
+    }
+    if (!setupTensors()) {
+        return false;
+    }
+    auto code = resize(false);
+    return code == NO_ERROR;
+}
+
+bool Session::setupTensors() {
+    const int tensorCount = mGraph.tensorCount();
+    // constants live in STATIC memory of the CPU fallback backend (host memory)
+    if (mGraph.constants) {
+        for (auto blob : *mGraph.constants) {
+            int idx = blob->tensorIndex();
+            auto t = mTensors[idx].get();
+            TensorUtils::describe(t)->usage = Tensor::InsideDescribe::CONSTANT;
+            if (!loadConstant(blob, t, mCPUFallback.get(), mGraph.tensorName(idx))) {
+                return false;
+            }
+        }
+    }
+    for (auto idx : mInputIndices) {
+        auto t = mTensors[idx].get();
+        auto des = TensorUtils::describe(t);
+        if (des->usage == Tensor::InsideDescribe::CONSTANT) {
+            continue;
+        }
+        des->usage = Tensor::InsideDescribe::INPUT;
+        std::vector<int> dims;
+        halide_type_t type = halide_type_of<float>();
+        if (mGraph.inputs) {
+            for (auto d : *mGraph.inputs) {
+                if (d->tensorIndex() == idx) {
+                    if (d->dims()) {
+                        for (auto v : *d->dims()) {
+                            dims.push_back(v < 0 ? 1 : v);  // unknown dims start at 1
+                        }
+                    }
+                    type = TensorUtils::typeOf(d->dataType());
+                    if (type.code == halide_type_handle) {
+                        MNN_ERROR("input %s: unsupported data type %s\n", des->name.c_str(),
+                                  Schema::EnumNameDataType(d->dataType()));
+                        return false;
+                    }
+                }
+            }
+        }
+        if (dims.size() > MNN_MAX_TENSOR_DIM) {
+            MNN_ERROR("input %s: rank %d over the limit %d\n", des->name.c_str(), (int)dims.size(), MNN_MAX_TENSOR_DIM);
+            return false;
+        }
+        t->buffer().type = type;
+        TensorUtils::setShape(t, dims);
+        int64_t count = 0;
+        if (!TensorUtils::checkedProduct(dims, mOptions.tensorLimitBytes / type.bytes(), &count)) {
+            MNN_ERROR("input %s: shape %s is invalid or over the tensor size limit\n", des->name.c_str(),
+                      TensorUtils::shapeString(dims).c_str());
+            return false;
+        }
+        if (!TensorUtils::allocHost(t)) {
+            return false;
+        }
+        mInputMap[des->name] = t;
+    }
+    for (auto idx : mOutputIndices) {
+        auto t = mTensors[idx].get();
+        auto des = TensorUtils::describe(t);
+        if (des->usage == Tensor::InsideDescribe::NORMAL) {
+            des->usage = Tensor::InsideDescribe::OUTPUT;
+        }
+        mOutputMap[des->name] = t;
+    }
+    for (auto& n : mOptions.saveTensors) {
+        for (int t = 0; t < tensorCount; ++t) {
+            if (TensorUtils::describe(mTensors[t].get())->name == n) {
+                mSaved.insert(t);
+                mOutputMap[n] = mTensors[t].get();
+            }
+        }
+    }
+    return true;
+}
+
+Tensor* Session::valueOf(int idx, bool inputValuesKnown, std::map<int, std::unique_ptr<Tensor>>& cache,
+                         bool* failed) {
+    auto t = mTensors[idx].get();
+    auto usage = TensorUtils::describe(t)->usage;
+    if (usage == Tensor::InsideDescribe::CONSTANT) {
+        return t;
+    }
+    if (usage == Tensor::InsideDescribe::INPUT) {
+        if (!inputValuesKnown) {
+            return nullptr;
+        }
+        bool recorded = false;
+        for (auto& k : mValueKey) {
+            recorded = recorded || k.first == idx;
+        }
+        if (!recorded) {
+            auto bytes = TensorUtils::byteSize(t);
+            std::vector<uint8_t> v(t->host<uint8_t>(), t->host<uint8_t>() + bytes);
+            mValueKey.emplace_back(idx, std::move(v));
+            mValueKeyShapes.emplace_back(idx, TensorUtils::shape(t));
+        }
+        return t;
+    }
+    auto it = cache.find(idx);
+    if (it != cache.end()) {
+        return it->second.get();
+    }
+    int p = mProducer[idx];
+    if (p < 0) {
+        return nullptr;
+    }
+    auto& u = *mUnits[p];
+    std::vector<Tensor*> ins;
+    for (auto i : u.inputIdx) {
+        if (i < 0) {
+            ins.push_back(nullptr);
+            continue;
+        }
+        auto v = valueOf(i, inputValuesKnown, cache, failed);
+        if (!v) {
+            return nullptr;
+        }
+        ins.push_back(v);
+    }
+    std::vector<std::unique_ptr<Tensor>> outs;
+    std::vector<Tensor*> outPtrs;
+    for (auto o : u.outputs) {
+        std::unique_ptr<Tensor> c(new Tensor(0, Tensor::CAFFE));
+        c->buffer().type = o->getType();
+        TensorUtils::setShape(c.get(), TensorUtils::shape(o));
+        TensorUtils::describe(c.get())->name = TensorUtils::describe(o)->name;
+        if (!mEvalBackend->onAcquireBuffer(c.get(), Backend::DYNAMIC)) {
+            *failed = true;
+            return nullptr;
+        }
+        outPtrs.push_back(c.get());
+        outs.emplace_back(std::move(c));
+    }
+    std::unique_ptr<Execution> exe(mEvalBackend->onCreate(ins, outPtrs, u.op));
+    if (!exe) {
+        MNN_ERROR("op %s (%s): no CPU kernel to evaluate a shape-determining value\n", opName(u.op),
+                  opTypeName(u.op->type()));
+        *failed = true;
+        return nullptr;
+    }
+    if (exe->onResize(ins, outPtrs) != NO_ERROR || exe->onExecute(ins, outPtrs) != NO_ERROR) {
+        MNN_ERROR("op %s (%s): evaluating a shape-determining value failed\n", opName(u.op), opTypeName(u.op->type()));
+        *failed = true;
+        return nullptr;
+    }
+    for (size_t k = 0; k < u.outputIdx.size(); ++k) {
+        cache[u.outputIdx[k]] = std::move(outs[k]);
+    }
+    return cache[idx].get();
+}
+
+ErrorCode Session::resize(bool inputValuesKnown) {
+    mReady = false;
+    mValueKey.clear();
+    mValueKeyShapes.clear();
+    // inputs reallocated when their shape changed
+    for (auto idx : mInputIndices) {
+        auto t = mTensors[idx].get();
+        if (TensorUtils::describe(t)->usage != Tensor::InsideDescribe::INPUT) {
+            continue;
+        }
+        int64_t count = 0;
+        if (!TensorUtils::checkedProduct(TensorUtils::shape(t), mOptions.tensorLimitBytes / t->getType().bytes(),
+                                         &count)) {
+            MNN_ERROR("input %s: shape %s is invalid or over the tensor size limit\n",
+                      TensorUtils::describe(t)->name.c_str(), TensorUtils::shapeString(t).c_str());
+            return INVALID_VALUE;
+        }
+        if (t->host<void>() == nullptr) {
+            if (!TensorUtils::allocHost(t)) {
+                return OUT_OF_MEMORY;
+            }
+        }
+    }
+    std::map<int, std::unique_ptr<Tensor>> cache;
+    bool deferred = false;
+    for (auto& up : mUnits) {
+        auto& u = *up;
+        auto entry = getShape(u.op->type());
+        if (!entry) {
+            MNN_ERROR("op %s: op type %s is not supported\n", opName(u.op), opTypeName(u.op->type()));
+            return NOT_SUPPORT;
+        }
+        std::vector<Tensor*> shapeInputs = u.inputs;
+        bool missing = false;
+        for (size_t i = 0; i < u.inputIdx.size(); ++i) {
+            bool wants = (entry->contentInputs & 0x80000000u) || (i < 31 && (entry->contentInputs >> i) & 1u);
+            if (!wants || u.inputIdx[i] < 0) {
+                continue;
+            }
+            bool failed = false;
+            auto v = valueOf(u.inputIdx[i], inputValuesKnown, cache, &failed);
+            if (failed) {
+                return INVALID_VALUE;
+            }
+            if (!v) {
+                missing = true;
+                break;
+            }
+            shapeInputs[i] = v;
+        }
+        if (missing) {
+            // Shapes from here on depend on input values: resolved at runSession.
+            deferred = true;
+            break;
+        }
+        for (auto o : u.outputs) {
+            TensorUtils::describe(o)->dimType = Tensor::CAFFE;
+        }
+        auto code = entry->shape(u.op, shapeInputs, u.outputs);
+        if (code != NO_ERROR) {
+            return code;
+        }
+        for (auto o : u.outputs) {
+            int64_t count = 0;
+            int bytes = o->getType().bytes() > 0 ? o->getType().bytes() : 1;
+            if (!TensorUtils::checkedProduct(TensorUtils::shape(o), mOptions.tensorLimitBytes / bytes, &count)) {
+                MNN_ERROR("op %s (%s): output %s has shape %s, invalid or over the tensor size limit\n", opName(u.op),
+                          opTypeName(u.op->type()), TensorUtils::describe(o)->name.c_str(),
+                          TensorUtils::shapeString(o).c_str());
+                return COMPUTE_SIZE_ERROR;
+            }
+        }
+        u.flops = entry->flops ? entry->flops(u.op, u.inputs, u.outputs) : 0.0;
+        if (!entry->flops) {
+            for (auto o : u.outputs) {
+                u.flops += (double)TensorUtils::elementCount(o);
+            }
+        }
+    }
+    if (deferred) {
+        mNeedResize = true;
+        return NO_ERROR;
+    }
+    // Executions
+    for (auto& up : mUnits) {
+        auto& u = *up;
+        if (u.execution) {
+            continue;
+        }
+        u.execution.reset(u.backend->onCreate(u.inputs, u.outputs, u.op));
+        if (!u.execution && u.backend != mCPUFallback.get()) {
+            MNN_ERROR("op %s (%s): not on backend %d, running it on the CPU\n", opName(u.op), opTypeName(u.op->type()),
+                      (int)u.backend->type());
+            u.backend = mCPUFallback.get();
+            u.execution.reset(u.backend->onCreate(u.inputs, u.outputs, u.op));
+        }
+        if (!u.execution) {
+            MNN_ERROR("op %s: op type %s has no CPU kernel\n", opName(u.op), opTypeName(u.op->type()));
+            return NOT_SUPPORT;
+        }
+    }
+    auto code = planMemory();
+    if (code != NO_ERROR) {
+        return code;
+    }
+    mNeedResize = false;
+    mReady = true;
+    return NO_ERROR;
+}
+
+ErrorCode Session::planMemory() {
+    std::vector<Backend*> backends;
+    for (auto& b : mBackends) {
+        backends.push_back(b.get());
+    }
+    backends.push_back(mCPUFallback.get());
+    for (auto b : backends) {
+        b->onResizeBegin();
+    }
+    const int tensorCount = (int)mTensors.size();
+    std::vector<int> lastUse(tensorCount, -1);
+    for (size_t k = 0; k < mUnits.size(); ++k) {
+        for (auto i : mUnits[k]->inputIdx) {
+            if (i >= 0) {
+                lastUse[i] = (int)k;
+            }
+        }
+    }
+    auto releasable = [&](int t) {
+        auto usage = TensorUtils::describe(mTensors[t].get())->usage;
+        return usage == Tensor::InsideDescribe::NORMAL && mSaved.count(t) == 0;
+    };
+    for (size_t k = 0; k < mUnits.size(); ++k) {
+        auto& u = *mUnits[k];
+        for (auto o : u.outputs) {
+            if (!u.backend->onAcquireBuffer(o, Backend::DYNAMIC)) {
+                MNN_ERROR("op %s: cannot plan memory for output %s (%s)\n", opName(u.op),
+                          TensorUtils::describe(o)->name.c_str(), TensorUtils::shapeString(o).c_str());
+                return OUT_OF_MEMORY;
+            }
+        }
+        auto code = u.execution->onResize(u.inputs, u.outputs);
+        if (code != NO_ERROR) {
+            MNN_ERROR("op %s (%s): resize failed with code %d\n", opName(u.op), opTypeName(u.op->type()), (int)code);
+            return code;
+        }
+        for (size_t j = 0; j < u.inputIdx.size(); ++j) {
+            int i = u.inputIdx[j];
+            bool firstMention = std::find(u.inputIdx.begin(), u.inputIdx.begin() + j, i) == u.inputIdx.begin() + j;
+            if (i >= 0 && firstMention && lastUse[i] == (int)k && releasable(i) && mProducer[i] >= 0) {
+                mUnits[mProducer[i]]->backend->onReleaseBuffer(mTensors[i].get(), Backend::DYNAMIC);
+            }
+        }
+        for (size_t j = 0; j < u.outputIdx.size(); ++j) {
+            int o = u.outputIdx[j];
+            if (lastUse[o] < 0 && releasable(o)) {
+                u.backend->onReleaseBuffer(mTensors[o].get(), Backend::DYNAMIC);
+            }
+        }
+    }
+    int64_t arena = 0;
+    for (auto b : backends) {
+        arena += (int64_t)b->dynamicBytes();
+    }
+    if (arena > mOptions.arenaLimitBytes) {
+        MNN_ERROR("session arena of %lld MiB is over the limit of %lld MiB\n", (long long)(arena >> 20),
+                  (long long)(mOptions.arenaLimitBytes >> 20));
+        return OUT_OF_MEMORY;
+    }
+    for (auto b : backends) {
+        auto code = b->onResizeEnd();
+        if (code != NO_ERROR) {
+            return code;
+        }
+    }
+    return NO_ERROR;
+}
+
+bool Session::valuesChanged() const {
+    for (size_t k = 0; k < mValueKey.size(); ++k) {
+        auto t = mTensors[mValueKey[k].first].get();
+        if (TensorUtils::shape(t) != mValueKeyShapes[k].second) {
+            return true;
+        }
+        auto& v = mValueKey[k].second;
+        if ((size_t)TensorUtils::byteSize(t) != v.size() || (v.size() && ::memcmp(t->host<void>(), v.data(), v.size()))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+ErrorCode Session::run(const TensorCallBackWithInfo* before, const TensorCallBackWithInfo* after) {
+    if (mNeedResize || !mReady || (!mValueKey.empty() && valuesChanged())) {
+        auto code = resize(true);
+        if (code != NO_ERROR) {
+            return code;
+        }
+        if (!mReady) {
+            MNN_ERROR("runSession: the session could not be prepared\n");
+            return COMPUTE_SIZE_ERROR;
+        }
+    }
+    bool useCallbacks = mOptions.callbacksEnabled && (before || after);
+    for (auto& b : mBackends) {
+        b->onExecuteBegin();
+    }
+    ErrorCode result = NO_ERROR;
+    UnitInfo info;
+    for (auto& up : mUnits) {
+        auto& u = *up;
+        if (useCallbacks) {
+            info.set(opName(u.op), opTypeName(u.op->type()), (float)(u.flops / 1e6));
+            if (before && *before && !(*before)(u.cbInputs, &info)) {
+                continue;
+            }
+        }
+        auto code = u.execution->onExecute(u.inputs, u.outputs);
+        if (code != NO_ERROR) {
+            MNN_ERROR("op %s (%s): execution failed with code %d\n", opName(u.op), opTypeName(u.op->type()), (int)code);
+            result = code;
+            break;
+        }
+        if (useCallbacks && after && *after && !(*after)(u.outputs, &info)) {
+            result = CALL_BACK_STOP;
+            break;
+        }
+    }
+    for (auto& b : mBackends) {
+        b->onExecuteEnd();
+    }
+    return result;
+}
+
+Tensor* Session::getInput(const char* name) const {
+    if (!name) {
+        if (mInputIndices.empty()) {
+            return nullptr;
+        }
+        return mTensors[mInputIndices[0]].get();
+    }
+    auto it = mInputMap.find(name);
+    if (it == mInputMap.end()) {
+        MNN_ERROR("getSessionInput: no input named '%s'\n", name);
+        return nullptr;
+    }
+    return it->second;
+}
+
+Tensor* Session::getOutput(const char* name) const {
+    if (!name) {
+        if (mOutputIndices.empty()) {
+            return nullptr;
+        }
+        return mTensors[mOutputIndices[0]].get();
+    }
+    auto it = mOutputMap.find(name);
+    if (it == mOutputMap.end()) {
+        MNN_ERROR("getSessionOutput: no output or saved tensor named '%s' (add it to saveTensors)\n", name);
+        return nullptr;
+    }
+    return it->second;
+}
+
+bool Session::hasInputTensor(const Tensor* t) const {
+    for (auto idx : mInputIndices) {
+        if (mTensors[idx].get() == t) {
+            return true;
+        }
+    }
+    return false;
+}
+
+const Backend* Session::backendOf(const Tensor* t) const {
+    auto des = TensorUtils::describe(t);
+    if (des->index < 0 || des->index >= (int)mProducer.size() || mTensors[des->index].get() != t) {
+        return nullptr;
+    }
+    int p = mProducer[des->index];
+    return p >= 0 ? mUnits[p]->backend : mCPUFallback.get();
+}
+
+float Session::memoryMB() const {
+    double bytes = 0;
+    for (auto& b : mBackends) {
+        bytes += (double)b->dynamicBytes() + (double)b->staticBytes();
+    }
+    bytes += (double)mCPUFallback->dynamicBytes() + (double)mCPUFallback->staticBytes();
+    for (auto idx : mInputIndices) {
+        bytes += (double)TensorUtils::byteSize(mTensors[idx].get());
+    }
+    return (float)(bytes / (1024.0 * 1024.0));
+}
+
+float Session::flopsM() const {
+    double f = 0;
+    for (auto& u : mUnits) {
+        f += u->flops;
+    }
+    return (float)(f / 1e6);
+}
+
+std::vector<int> Session::backendTypes() const {
+    std::vector<int> r;
+    for (auto& b : mBackends) {
+        r.push_back((int)b->type());
+    }
+    return r;
+}
+
+int Session::threadNumber() const {
+    return mRuntimes.empty() ? 1 : mRuntimes[0]->threadNumber();
+}
+
+void Session::rebind(const GraphRef& graph) {
+    mGraph = graph;
+    for (auto& u : mUnits) {
+        u->op = mGraph.ops->Get(u->opIndex);
+    }
+}
+
+} // namespace MNN

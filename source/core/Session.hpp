@@ -1,0 +1,118 @@
+// Session: the scheduled, shaped, planned graph that runSession walks.
+#ifndef MNN_CORE_SESSION_HPP
+#define MNN_CORE_SESSION_HPP
+
+#include <MNN/Interpreter.hpp>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+#include "Backend.hpp"
+#include "Schema.hpp"
+
+namespace MNN {
+
+/** a graph in the model: the main Net or a control-flow SubGraph */
+struct GraphRef {
+    const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>* tensorNames = nullptr;
+    const flatbuffers::Vector<flatbuffers::Offset<Schema::Op>>* ops = nullptr;
+    const flatbuffers::Vector<flatbuffers::Offset<Schema::Blob>>* constants = nullptr;
+    const flatbuffers::Vector<flatbuffers::Offset<Schema::TensorDecl>>* inputs = nullptr;
+    const flatbuffers::Vector<int32_t>* outputs = nullptr;
+    int tensorCount() const {
+        return tensorNames ? (int)tensorNames->size() : 0;
+    }
+    std::string tensorName(int i) const;
+    static GraphRef fromNet(const Schema::Net* net);
+    static GraphRef fromSubGraph(const Schema::SubGraph* graph);
+};
+
+struct SessionOptions {
+    std::vector<std::string> saveTensors;
+    bool callbacksEnabled = true;
+    bool deferResize = false;
+    int64_t tensorLimitBytes = (int64_t)2048 << 20;
+    int64_t arenaLimitBytes = (int64_t)8192 << 20;
+};
+
+class Session {
+public:
+    struct Unit;
+
+    Session(const GraphRef& graph, const std::vector<ScheduleConfig>& configs, const SessionOptions& options);
+    ~Session();
+
+    /** builds the schedule and runs the first pre-inference step; false on error (logged) */
+    bool init();
+
+    /** the pre-inference step; inputValuesKnown: graph inputs hold the app's values */
+    ErrorCode resize(bool inputValuesKnown);
+    ErrorCode run(const TensorCallBackWithInfo* before, const TensorCallBackWithInfo* after) ;
+
+    void markResize() {
+        mNeedResize = true;
+    }
+    bool needResize() const {
+        return mNeedResize;
+    }
+    bool deferResize() const {
+        return mOptions.deferResize;
+    }
+
+    Tensor* getInput(const char* name) const;
+    Tensor* getOutput(const char* name) const;
+    const std::map<std::string, Tensor*>& inputs() const {
+        return mInputMap;
+    }
+    const std::map<std::string, Tensor*>& outputs() const {
+        return mOutputMap;
+    }
+    bool hasInputTensor(const Tensor* t) const;
+    const Backend* backendOf(const Tensor* t) const;
+
+    float memoryMB() const;
+    float flopsM() const;
+    std::vector<int> backendTypes() const;
+    int threadNumber() const;
+
+    /** points the session at a new copy of its graph (same structure) after releaseModel */
+    void rebind(const GraphRef& graph);
+
+    /** units in run order (for tools and tests) */
+    const std::vector<std::unique_ptr<Unit>>& units() const {
+        return mUnits;
+    }
+
+private:
+    bool schedule();
+    bool setupTensors();
+    Tensor* valueOf(int tensorIndex, bool inputValuesKnown, std::map<int, std::unique_ptr<Tensor>>& cache,
+                    bool* failed);
+    bool valuesChanged() const;
+    ErrorCode planMemory();
+
+    GraphRef mGraph;
+    std::vector<ScheduleConfig> mConfigs;
+    SessionOptions mOptions;
+    std::vector<std::shared_ptr<Runtime>> mRuntimes;  // per config
+    std::vector<std::unique_ptr<Backend>> mBackends;  // per config
+    std::unique_ptr<Backend> mCPUFallback;            // used when a backend lacks an op
+    std::unique_ptr<Backend> mEvalBackend;            // evaluates shape-determining values
+    std::vector<std::unique_ptr<Tensor>> mTensors;
+    std::vector<int> mProducer;                       // tensor -> unit index or -1
+    std::vector<std::unique_ptr<Unit>> mUnits;
+    std::vector<int> mInputIndices;
+    std::vector<int> mOutputIndices;
+    std::set<int> mSaved;
+    std::map<std::string, Tensor*> mInputMap;
+    std::map<std::string, Tensor*> mOutputMap;
+    bool mNeedResize = true;
+    bool mReady = false;
+    // graph inputs whose values decided shapes at the last resize, with those values
+    std::vector<std::pair<int, std::vector<uint8_t>>> mValueKey;
+    std::vector<std::pair<int, std::vector<int>>> mValueKeyShapes;
+};
+
+} // namespace MNN
+#endif
