@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <MNN/Interpreter.hpp>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,6 +65,57 @@ inline int64_t countOf(const std::vector<int>& dims) {
         n *= d;
     }
     return n;
+}
+
+/** one operand of a single-op model: a graph input (fed with `data` by runSingleOp) or a constant */
+struct Operand {
+    std::string name;
+    std::vector<int> dims;
+    std::vector<float> data;
+    bool constant = false;
+};
+
+/** a model with one op named "op": operands in order ("" name = optional input left out) */
+template <typename ParamT>
+std::vector<uint8_t> singleOpModel(Schema::OpType type, const std::vector<Operand>& ins,
+                                   const std::vector<std::string>& outs, const ParamT* param) {
+    ModelBuilder mb;
+    std::vector<std::string> names;
+    for (auto& in : ins) {
+        names.push_back(in.name);
+        if (in.name.empty()) {
+            continue;
+        }
+        if (in.constant) {
+            mb.constant(in.name, in.dims, in.data);
+        } else {
+            mb.input(in.name, in.dims);
+        }
+    }
+    auto op = mb.op(type, "op", names, outs);
+    if (param) {
+        ParamT copy = *param;
+        op->param.Set(copy);
+    }
+    for (auto& o : outs) {
+        mb.output(o);
+    }
+    return mb.finish();
+}
+
+template <typename ParamT>
+RunResult runSingleOp(Schema::OpType type, const std::vector<Operand>& ins, const std::vector<std::string>& outs,
+                      const ParamT* param) {
+    auto model = singleOpModel(type, ins, outs, param);
+    std::vector<std::unique_ptr<Tensor>> keep;
+    std::map<std::string, const Tensor*> feeds;
+    for (auto& in : ins) {
+        if (!in.name.empty() && !in.constant) {
+            keep.emplace_back(makeTensor(in.dims, in.data));
+            feeds[in.name] = keep.back().get();
+        }
+    }
+    return runModel(model, feeds);
 }
 
 } // namespace Test
