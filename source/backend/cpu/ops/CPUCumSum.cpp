@@ -24,7 +24,8 @@ public:
         const Tensor* in = inputs[0];
         auto shape = TensorUtils::shape(in);
         const int rank = (int)shape.size();
-        const int64_t axisV = (int64_t)CPUUtils::readAsDouble(inputs[1], 0);
+        const Tensor* a = inputs[1];
+        const int64_t axisV = a->getType().bits == 64 ? a->host<int64_t>()[0] : a->host<int32_t>()[0];
         if (axisV < -rank || axisV >= rank) {
             MNN_ERROR("CumSum: axis %lld out of range for rank %d\n", (long long)axisV, rank);
             return INPUT_DATA_ERROR;

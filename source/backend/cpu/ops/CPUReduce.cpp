@@ -154,11 +154,14 @@ public:
         if (inputs.size() > 1 && inputs[1]) {
             axes.clear();
             for (int64_t i = 0; i < TensorUtils::elementCount(inputs[1]); ++i) {
-                axes.push_back((int64_t)CPUUtils::readAsDouble(inputs[1], i));
+                const Tensor* a = inputs[1];
+                axes.push_back(a->getType().bits == 64 ? a->host<int64_t>()[i] : a->host<int32_t>()[i]);
             }
         }
         if (axes.empty() && mNoop) {
-            ::memcpy(out->host<void>(), in->host<void>(), (size_t)TensorUtils::byteSize(in));
+            if (TensorUtils::byteSize(in) > 0) {
+                ::memcpy(out->host<void>(), in->host<void>(), (size_t)TensorUtils::byteSize(in));
+            }
             return NO_ERROR;
         }
         auto shape = TensorUtils::shape(in);
