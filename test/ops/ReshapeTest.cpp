@@ -186,7 +186,7 @@ TEST(Unsqueeze, NegativeAndUnorderedAxes) {
 
     OpModel d;
     d.input<float>("x", {3}, {1, 2, 3});
-    d.constant<int64_t>("axes", {2}, {0, -2});
+    d.constant<int64_t>("axes", {2}, {0, -3});
     d.op(Schema::OpType::Unsqueeze, {"x", "axes"}, {"y"});
     EXPECT_TRUE(d.createFails("repeated"));
 }
