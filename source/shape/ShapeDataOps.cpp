@@ -149,5 +149,38 @@ std::string computePad(const std::vector<int>& dims, const std::vector<int64_t>&
     return "";
 }
 
+std::string centerCropPads(const std::vector<int>& dims, const std::vector<int64_t>& shape,
+                           const std::vector<int64_t>& axesIn, std::vector<int64_t>* pads) {
+    const int rank = (int)dims.size();
+    std::vector<int64_t> axes = axesIn;
+    if (axes.empty()) {
+        for (int i = 0; i < rank; ++i) {
+            axes.push_back(i);
+        }
+    }
+    std::vector<int> axesN;
+    if (!normalizeAxes(axes, rank, &axesN)) {
+        return format("axes out of range or repeated for a rank-%lld input", (long long)rank);
+    }
+    if (shape.size() != axesN.size()) {
+        return format("shape has %lld values for %lld axes", (long long)shape.size(), (long long)axesN.size());
+    }
+    pads->assign(2 * rank, 0);
+    for (size_t i = 0; i < axesN.size(); ++i) {
+        const int a = axesN[i];
+        const int64_t s = shape[i];
+        const int64_t d = dims[a];
+        if (s < 0 || s > 0x7fffffff) {
+            return format("target size %lld of axis %lld is invalid", (long long)s, (long long)a);
+        }
+        // crop: start at floor((d - s) / 2); pad: floor((s - d) / 2) in front
+        const int64_t diff = s - d;
+        const int64_t front = diff >= 0 ? diff / 2 : -((-diff) / 2);
+        (*pads)[a] = front;
+        (*pads)[a + rank] = diff - front;
+    }
+    return "";
+}
+
 } // namespace DataOps
 } // namespace MNN

@@ -63,6 +63,13 @@ inline bool isNonZero(const Tensor* t, int64_t i) {
     }
 }
 
+/** CenterCropPad as begin/end pads over all axes (negative = centered crop) */
+std::string centerCropPads(const std::vector<int>& dims, const std::vector<int64_t>& shape,
+                           const std::vector<int64_t>& axes, std::vector<int64_t>* pads);
+
+/** AxisParam.axes as int64 (empty when absent) */
+std::vector<int64_t> paramAxes(const Schema::Op* op);
+
 /** reads input i's values as int64 when present (else empty) */
 inline std::vector<int64_t> valuesOf(const std::vector<Tensor*>& inputs, size_t i) {
     if (!ShapeUtils::has(inputs, i)) {

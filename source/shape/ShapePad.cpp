@@ -115,8 +115,73 @@ static ErrorCode shapeExpand(const Schema::Op* op, const std::vector<Tensor*>& i
     ShapeUtils::setOutput(outputs[0], out, inputs[0]->getType());
     return NO_ERROR;
 }
+namespace DataOps {
+std::vector<int64_t> paramAxes(const Schema::Op* op) {
+    auto p = op->param_as_AxisParam();
+    if (p && p->axes()) {
+        return std::vector<int64_t>(p->axes()->begin(), p->axes()->end());
+    }
+    return {};
+}
+} // namespace DataOps
+
+static ErrorCode shapeCenterCropPad(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                                    const std::vector<Tensor*>& outputs) {
+    if (!ShapeUtils::has(inputs, 0) || !ShapeUtils::has(inputs, 1) || outputs.size() != 1) {
+        return ShapeUtils::error(op, INVALID_VALUE, "needs input, shape and 1 output");
+    }
+    if (checkIntInput(op, inputs, 1) != NO_ERROR) {
+        return INVALID_VALUE;
+    }
+    auto in = TensorUtils::shape(inputs[0]);
+    std::vector<int64_t> pads;
+    auto msg = DataOps::centerCropPads(in, ShapeUtils::readInts(inputs[1]), DataOps::paramAxes(op), &pads);
+    if (!msg.empty()) {
+        return ShapeUtils::error(op, INVALID_VALUE, "%s", msg.c_str());
+    }
+    DataOps::PadRange r;
+    msg = DataOps::computePad(in, pads, {}, 0, &r);
+    if (!msg.empty()) {
+        return ShapeUtils::error(op, INVALID_VALUE, "%s", msg.c_str());
+    }
+    ShapeUtils::setOutput(outputs[0], r.outDims, inputs[0]->getType());
+    return NO_ERROR;
+}
+
+// ReverseSequence: AxisParam.axis = time_axis, AxisParam.batchDims = batch_axis (no AxisParam:
+// ONNX defaults time 0, batch 1)
+static ErrorCode shapeReverseSequence(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                                      const std::vector<Tensor*>& outputs) {
+    if (!ShapeUtils::has(inputs, 0) || !ShapeUtils::has(inputs, 1) || outputs.size() != 1) {
+        return ShapeUtils::error(op, INVALID_VALUE, "needs input, sequence_lens and 1 output");
+    }
+    auto p = op->param_as_AxisParam();
+    const int timeAxis = p ? p->axis() : 0;
+    const int batchAxis = p ? p->batchDims() : 1;
+    auto in = TensorUtils::shape(inputs[0]);
+    if (in.size() < 2) {
+        return ShapeUtils::error(op, INVALID_VALUE, "input must have rank >= 2, got %s",
+                                 TensorUtils::shapeString(in).c_str());
+    }
+    if ((timeAxis != 0 && timeAxis != 1) || (batchAxis != 0 && batchAxis != 1) || timeAxis == batchAxis) {
+        return ShapeUtils::error(op, INVALID_VALUE, "time_axis %d / batch_axis %d must be 0 and 1", timeAxis,
+                                 batchAxis);
+    }
+    auto lens = inputs[1];
+    auto lt = lens->getType();
+    if (lt.code != halide_type_int || (lt.bits != 32 && lt.bits != 64) || lens->dimensions() != 1 ||
+        lens->length(0) != in[batchAxis]) {
+        return ShapeUtils::error(op, INVALID_VALUE, "sequence_lens %s must be int64 [%d], got %s %s",
+                                 TensorUtils::describe(lens)->name.c_str(), in[batchAxis], TensorUtils::typeName(lt),
+                                 TensorUtils::shapeString(lens).c_str());
+    }
+    ShapeUtils::setOutputLike(outputs[0], inputs[0]);
+    return NO_ERROR;
+}
 } // namespace MNN
 
+MNN_REGISTER_SHAPE(CenterCropPad, ShapeEntry{shapeCenterCropPad, nullptr, 0x2u})
+MNN_REGISTER_SHAPE(ReverseSequence, ShapeEntry{shapeReverseSequence, nullptr, 0})
 MNN_REGISTER_SHAPE(Pad, ShapeEntry{shapePad, nullptr, 0xAu})
 MNN_REGISTER_SHAPE(Tile, ShapeEntry{shapeTile, nullptr, 0x2u})
 MNN_REGISTER_SHAPE(Expand, ShapeEntry{shapeExpand, nullptr, 0x2u})

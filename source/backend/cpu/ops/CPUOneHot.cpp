@@ -159,8 +159,59 @@ static Execution* createCompress(const std::vector<Tensor*>&, const std::vector<
     auto p = op->param_as_AxisParam();
     return new CPUCompress(backend, p != nullptr, p ? p->axis() : 0);
 }
+/** ReverseSequence: time axis / batch axis are 0 and 1 (AxisParam.axis / batchDims) */
+class CPUReverseSequence : public Execution {
+public:
+    CPUReverseSequence(Backend* b, const std::string& name, int timeAxis, int batchAxis)
+        : Execution(b), mName(name), mTime(timeAxis), mBatch(batchAxis) {
+    }
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        auto dims = TensorUtils::shape(inputs[0]);
+        const int64_t T = dims[mTime];
+        const int64_t B = dims[mBatch];
+        for (int64_t b = 0; b < B; ++b) {
+            int64_t len = DataCopy::readIndex(inputs[1], b);
+            if (len < 0 || len > T) {
+                MNN_ERROR("op %s (ReverseSequence): sequence length %lld out of range [0, %lld]\n", mName.c_str(),
+                          (long long)len, (long long)T);
+                return INPUT_DATA_ERROR;
+            }
+        }
+        // dims[0] x dims[1] blocks of `inner` elements (axes 0 and 1 are time and batch)
+        const int es = DataCopy::elementSize(inputs[0]);
+        const int64_t inner = product(dims, 2, (int)dims.size()) * es;
+        if (inner == 0) {
+            return NO_ERROR;
+        }
+        const uint8_t* src = inputs[0]->host<uint8_t>();
+        uint8_t* dst = outputs[0]->host<uint8_t>();
+        for (int64_t i0 = 0; i0 < dims[0]; ++i0) {
+            for (int64_t i1 = 0; i1 < dims[1]; ++i1) {
+                const int64_t t = mTime == 0 ? i0 : i1;
+                const int64_t b = mTime == 0 ? i1 : i0;
+                const int64_t len = DataCopy::readIndex(inputs[1], b);
+                const int64_t st = t < len ? len - 1 - t : t;
+                const int64_t s0 = mTime == 0 ? st : i0;
+                const int64_t s1 = mTime == 0 ? i1 : st;
+                ::memcpy(dst + (i0 * dims[1] + i1) * inner, src + (s0 * dims[1] + s1) * inner, (size_t)inner);
+            }
+        }
+        return NO_ERROR;
+    }
+
+private:
+    std::string mName;
+    int mTime, mBatch;
+};
+
+static Execution* createReverseSequence(const std::vector<Tensor*>&, const std::vector<Tensor*>&,
+                                        const Schema::Op* op, Backend* backend) {
+    auto p = op->param_as_AxisParam();
+    return new CPUReverseSequence(backend, CPUUtils::opName(op), p ? p->axis() : 0, p ? p->batchDims() : 1);
+}
 } // namespace MNN
 
+MNN_REGISTER_CPU(ReverseSequence, createReverseSequence)
 MNN_REGISTER_CPU(OneHot, createOneHot)
 MNN_REGISTER_CPU(NonZero, createNonZero)
 MNN_REGISTER_CPU(Compress, createCompress)

@@ -23,6 +23,11 @@ public:
             mBlock = p->blockSize();
             mMode = p->mode();
         }
+        if (auto p = op->param_as_AxisParam()) {
+            if (p->axes()) {
+                mAxes.assign(p->axes()->begin(), p->axes()->end());
+            }
+        }
         if (auto p = op->param_as_PadParam()) {
             mMode = (int)p->mode();
             mPadValue = p->value();
@@ -124,6 +129,7 @@ private:
                 return permuted({in[0], in[1], in[2] / b, b, in[3] / b, b}, {0, 3, 5, 1, 2, 4});
             }
             case Schema::OpType::Pad:
+            case Schema::OpType::CenterCropPad:
                 return padTables(inputs, in, out, stride);
             case Schema::OpType::Tile:
                 for (int d = 0; d < rank; ++d) {
@@ -170,8 +176,17 @@ private:
     ErrorCode padTables(const std::vector<Tensor*>& inputs, const std::vector<int>& in, const std::vector<int>& out,
                         const std::vector<int64_t>& stride) {
         DataOps::PadRange r;
-        auto pads = ShapeUtils::has(inputs, 1) ? ShapeUtils::readInts(inputs[1]) : mParamPads;
-        auto msg = DataOps::computePad(in, pads, DataOps::valuesOf(inputs, 3), mMode, &r);
+        std::string msg;
+        if (mType == Schema::OpType::CenterCropPad) {
+            std::vector<int64_t> pads;
+            msg = DataOps::centerCropPads(in, ShapeUtils::readInts(inputs[1]), mAxes, &pads);
+            if (msg.empty()) {
+                msg = DataOps::computePad(in, pads, {}, 0, &r);
+            }
+        } else {
+            auto pads = ShapeUtils::has(inputs, 1) ? ShapeUtils::readInts(inputs[1]) : mParamPads;
+            msg = DataOps::computePad(in, pads, DataOps::valuesOf(inputs, 3), mMode, &r);
+        }
         if (!msg.empty() || r.outDims != out) {
             return fail("pads do not match the output shape");
         }
@@ -212,6 +227,7 @@ private:
     Schema::OpType mType;
     std::vector<int> mPerm;
     std::vector<int64_t> mParamPads;
+    std::vector<int64_t> mAxes;
     int mBlock = 1;
     int mMode = 0;
     float mPadValue = 0;
@@ -233,3 +249,4 @@ MNN_REGISTER_CPU(SpaceToDepth, createTableOp)
 MNN_REGISTER_CPU(Pad, createTableOp)
 MNN_REGISTER_CPU(Tile, createTableOp)
 MNN_REGISTER_CPU(Expand, createTableOp)
+MNN_REGISTER_CPU(CenterCropPad, createTableOp)
