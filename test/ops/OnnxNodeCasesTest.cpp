@@ -253,3 +253,15 @@ void runAll(const char* prefix) {
 TEST(OnnxNodeCases, Resize) {
     runAll("test_resize_");
 }
+
+TEST(OnnxNodeCases, LSTM) {
+    runAll("test_lstm_");
+}
+
+TEST(OnnxNodeCases, GRU) {
+    runAll("test_gru_");
+}
+
+TEST(OnnxNodeCases, RNN) {
+    runAll("test_rnn_");
+}
