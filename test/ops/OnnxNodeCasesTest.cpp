@@ -265,3 +265,15 @@ TEST(OnnxNodeCases, GRU) {
 TEST(OnnxNodeCases, RNN) {
     runAll("test_rnn_");
 }
+
+TEST(OnnxNodeCases, GridSample) {
+    runAll("test_gridsample");
+}
+
+TEST(OnnxNodeCases, RoiAlign) {
+    runAll("test_roialign_");
+}
+
+TEST(OnnxNodeCases, NonMaxSuppression) {
+    runAll("test_nonmaxsuppression_");
+}
