@@ -1,6 +1,6 @@
 // Reference GridSample (4-D): bilinear / nearest / bicubic (A = -0.75), padding zeros / border /
-// reflection, align_corners, following ONNX: the grid coordinate is denormalised, then clamped
-// (border) or reflected (reflection), then interpolated; every tap outside the image reads 0 (zeros),
+// reflection, align_corners, following ONNX: the grid coordinate is denormalised; one outside the
+// border is clamped to [0, len-1] (border) or reflected (reflection); then it is interpolated; every tap outside the image reads 0 (zeros),
 // the clamped pixel (border) or the reflected pixel (reflection).
 #include <math.h>
 #include "backend/cpu/CPUOpUtils.hpp"
@@ -65,7 +65,12 @@ private:
             return mPadding == 0 ? -2.0 : 0.0;  // NaN / inf grids read padding (zeros) or the first pixel
         }
         if (mPadding == 1) {
-            return v < 0.0 ? 0.0 : (v > len - 1 ? (double)(len - 1) : v);
+            // only coordinates outside the border ([0, len-1] or [-0.5, len-0.5]) are clamped
+            const double lo = mAlign ? 0.0 : -0.5, hi = mAlign ? len - 1.0 : len - 0.5;
+            if (v < lo || v > hi) {
+                return v < 0.0 ? 0.0 : (v > len - 1 ? (double)(len - 1) : v);
+            }
+            return v;
         }
         if (mPadding == 2) {
             return mAlign ? reflect(v, 0.0, len - 1) : reflect(v, -0.5, len - 0.5);
