@@ -277,3 +277,7 @@ TEST(OnnxNodeCases, RoiAlign) {
 TEST(OnnxNodeCases, NonMaxSuppression) {
     runAll("test_nonmaxsuppression_");
 }
+
+TEST(OnnxNodeCases, MaxUnpool) {
+    runAll("test_maxunpool_");
+}
