@@ -74,10 +74,14 @@ std::vector<std::string> listModels(const std::string& path) {
 
 const char* precisionName(BackendConfig::PrecisionMode p) {
     switch (p) {
-        case BackendConfig::Precision_High: return "high";
-        case BackendConfig::Precision_Low: return "low";
-        case BackendConfig::Precision_Low_BF16: return "low-bf16";
-        default: return "normal";
+        case BackendConfig::Precision_High:
+            return "high";
+        case BackendConfig::Precision_Low:
+            return "low";
+        case BackendConfig::Precision_Low_BF16:
+            return "low-bf16";
+        default:
+            return "normal";
     }
 }
 

@@ -1,3 +1,4 @@
+#if defined(MNN_TOOL_RUN)  // built only with the tools
 #include "ToolTestUtils.hpp"
 #include <stdlib.h>
 #include <string.h>
@@ -75,3 +76,4 @@ std::vector<float> floatsOf(const Tools::NpyArray& a) {
 
 }  // namespace Test
 }  // namespace MNN
+#endif

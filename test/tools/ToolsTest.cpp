@@ -1,5 +1,7 @@
 // Tests of MNNRun, MNNInfo and MNNBenchmark: small models built here, the tool binaries run on
 // them, their stdout / exit codes / written .npy files checked against hand-computed values.
+// Built only with the tools (test/CMakeLists.txt passes the binaries' paths).
+#if defined(MNN_TOOL_RUN) && defined(MNN_TOOL_INFO) && defined(MNN_TOOL_BENCHMARK)
 #include <math.h>
 #include <string.h>
 #include <regex>
@@ -8,12 +10,11 @@
 #include "ToolTestUtils.hpp"
 #include "common/NpyIO.hpp"
 #include "common/ToolCommon.hpp"
+#include "core/SessionIntrospect.hpp"
 
 using namespace MNN;
 using namespace MNN::Test;
 using MNN::Tools::NpyArray;
-
-#if defined(MNN_TOOL_RUN) && defined(MNN_TOOL_INFO) && defined(MNN_TOOL_BENCHMARK)
 
 namespace {
 
@@ -107,6 +108,37 @@ protected:
 };
 
 }  // namespace
+
+// ---------------- the introspection accessor ----------------
+
+TEST(SessionIntrospect, AlgorithmsOpsAndActivationBytes) {
+    auto model = chainModel();
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ASSERT_NE(net, nullptr);
+    ScheduleConfig config;
+    config.numThread = 1;
+    auto session = net->createSession(config);
+    ASSERT_NE(session, nullptr);
+    ASSERT_NE(SessionIntrospect::algorithmOf(session, "mul1"), nullptr);
+    EXPECT_STREQ(SessionIntrospect::algorithmOf(session, "mul1"), "reference");
+    EXPECT_EQ(SessionIntrospect::algorithmOf(session, "nosuch"), nullptr);
+    EXPECT_EQ(SessionIntrospect::algorithmOf(nullptr, "mul1"), nullptr);
+    auto ops = SessionIntrospect::ops(session);
+    ASSERT_EQ(ops.size(), 3u);
+    EXPECT_EQ(ops[0].name, "add1");
+    EXPECT_EQ(ops[1].name, "mul1");
+    EXPECT_EQ(ops[2].name, "sub1");
+    EXPECT_EQ(ops[1].type, "BinaryOp");
+    EXPECT_EQ(ops[0].outputs, std::vector<std::string>{"t/1:0"});
+    EXPECT_EQ(ops[1].inputs, (std::vector<std::string>{"t/1:0", "c2"}));
+    EXPECT_EQ(ops[2].outputShapes[0], (std::vector<int>{2, 3}));
+    EXPECT_EQ(ops[2].outputTypes[0], "float32");
+    EXPECT_EQ(ops[0].flops, 6.0);
+    EXPECT_EQ(ops[0].forwardType, (int)MNN_FORWARD_CPU);
+    // t/1:0 (24 bytes) and mid are live together, then y: at least two 24-byte tensors
+    EXPECT_GE(SessionIntrospect::activationBytes(session), 48);
+    EXPECT_EQ(SessionIntrospect::activationBytes(nullptr), 0);
+}
 
 // ---------------- MNNRun ----------------
 
@@ -420,8 +452,6 @@ TEST_F(ToolsTest, BenchmarkBadArguments) {
     EXPECT_NE(empty.err.find("no *.mnn files"), std::string::npos) << empty.err;
 }
 
-#endif  // tool paths
-
 // ---------------- library pieces (no binaries needed) ----------------
 
 TEST(ToolNpy, RoundTripEveryType) {
@@ -558,3 +588,5 @@ TEST(ToolArgs, ParserRejectsUnknownAndParsesValues) {
     EXPECT_THROW(Tools::parseShapeSpec("data"), Tools::UsageError);
     EXPECT_THROW(Tools::parseShapeSpec("data:1x-3"), Tools::UsageError);
 }
+
+#endif  // MNN_TOOL_RUN && MNN_TOOL_INFO && MNN_TOOL_BENCHMARK

@@ -9,36 +9,54 @@ namespace Tools {
 
 int npyItemSize(NpyType type) {
     switch (type) {
-        case NpyType::Float32: return 4;
-        case NpyType::Float64: return 8;
-        case NpyType::Int32: return 4;
-        case NpyType::Int64: return 8;
-        case NpyType::UInt8: return 1;
-        case NpyType::Bool: return 1;
+        case NpyType::Float32:
+            return 4;
+        case NpyType::Float64:
+            return 8;
+        case NpyType::Int32:
+            return 4;
+        case NpyType::Int64:
+            return 8;
+        case NpyType::UInt8:
+            return 1;
+        case NpyType::Bool:
+            return 1;
     }
     return 1;
 }
 
 const char* npyTypeName(NpyType type) {
     switch (type) {
-        case NpyType::Float32: return "float32";
-        case NpyType::Float64: return "float64";
-        case NpyType::Int32: return "int32";
-        case NpyType::Int64: return "int64";
-        case NpyType::UInt8: return "uint8";
-        case NpyType::Bool: return "bool";
+        case NpyType::Float32:
+            return "float32";
+        case NpyType::Float64:
+            return "float64";
+        case NpyType::Int32:
+            return "int32";
+        case NpyType::Int64:
+            return "int64";
+        case NpyType::UInt8:
+            return "uint8";
+        case NpyType::Bool:
+            return "bool";
     }
     return "?";
 }
 
 static const char* descrOf(NpyType type) {
     switch (type) {
-        case NpyType::Float32: return "<f4";
-        case NpyType::Float64: return "<f8";
-        case NpyType::Int32: return "<i4";
-        case NpyType::Int64: return "<i8";
-        case NpyType::UInt8: return "|u1";
-        case NpyType::Bool: return "|b1";
+        case NpyType::Float32:
+            return "<f4";
+        case NpyType::Float64:
+            return "<f8";
+        case NpyType::Int32:
+            return "<i4";
+        case NpyType::Int64:
+            return "<i8";
+        case NpyType::UInt8:
+            return "|u1";
+        case NpyType::Bool:
+            return "|b1";
     }
     return "";
 }
@@ -85,8 +103,10 @@ double NpyArray::at(int64_t i) const {
             memcpy(&v, p, 8);
             return (double)v;
         }
-        case NpyType::UInt8: return *p;
-        case NpyType::Bool: return *p ? 1.0 : 0.0;
+        case NpyType::UInt8:
+            return *p;
+        case NpyType::Bool:
+            return *p ? 1.0 : 0.0;
     }
     return 0;
 }

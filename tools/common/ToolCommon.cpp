@@ -120,16 +120,26 @@ MNNForwardType parseForward(const std::string& name) {
 
 const char* forwardName(int type) {
     switch (type) {
-        case MNN_FORWARD_CPU: return "cpu";
-        case MNN_FORWARD_METAL: return "metal";
-        case MNN_FORWARD_CUDA: return "cuda";
-        case MNN_FORWARD_OPENCL: return "opencl";
-        case MNN_FORWARD_AUTO: return "auto";
-        case MNN_FORWARD_NN: return "nn";
-        case MNN_FORWARD_OPENGL: return "opengl";
-        case MNN_FORWARD_VULKAN: return "vulkan";
-        case MNN_FORWARD_CPU_EXTENSION: return "cpu-extension";
-        default: return "user";
+        case MNN_FORWARD_CPU:
+            return "cpu";
+        case MNN_FORWARD_METAL:
+            return "metal";
+        case MNN_FORWARD_CUDA:
+            return "cuda";
+        case MNN_FORWARD_OPENCL:
+            return "opencl";
+        case MNN_FORWARD_AUTO:
+            return "auto";
+        case MNN_FORWARD_NN:
+            return "nn";
+        case MNN_FORWARD_OPENGL:
+            return "opengl";
+        case MNN_FORWARD_VULKAN:
+            return "vulkan";
+        case MNN_FORWARD_CPU_EXTENSION:
+            return "cpu-extension";
+        default:
+            return "user";
     }
 }
 
@@ -283,17 +293,25 @@ static double elementOf(const uint8_t* base, halide_type_t t, int64_t i) {
     }
     if (t.code == halide_type_int) {
         switch (t.bits) {
-            case 8: return readAs<int8_t>(p);
-            case 16: return readAs<int16_t>(p);
-            case 32: return readAs<int32_t>(p);
-            default: return readAs<int64_t>(p);
+            case 8:
+                return readAs<int8_t>(p);
+            case 16:
+                return readAs<int16_t>(p);
+            case 32:
+                return readAs<int32_t>(p);
+            default:
+                return readAs<int64_t>(p);
         }
     }
     switch (t.bits) {
-        case 8: return readAs<uint8_t>(p);
-        case 16: return readAs<uint16_t>(p);
-        case 32: return readAs<uint32_t>(p);
-        default: return readAs<uint64_t>(p);
+        case 8:
+            return readAs<uint8_t>(p);
+        case 16:
+            return readAs<uint16_t>(p);
+        case 32:
+            return readAs<uint32_t>(p);
+        default:
+            return readAs<uint64_t>(p);
     }
 }
 
@@ -311,28 +329,49 @@ static void setElement(uint8_t* base, halide_type_t t, int64_t i, double v) {
     }
     if (t.code == halide_type_int) {
         switch (t.bits) {
-            case 8: writeAs<int8_t>(p, v); return;
-            case 16: writeAs<int16_t>(p, v); return;
-            case 32: writeAs<int32_t>(p, v); return;
-            default: writeAs<int64_t>(p, v); return;
+            case 8:
+                writeAs<int8_t>(p, v);
+                return;
+            case 16:
+                writeAs<int16_t>(p, v);
+                return;
+            case 32:
+                writeAs<int32_t>(p, v);
+                return;
+            default:
+                writeAs<int64_t>(p, v);
+                return;
         }
     }
     switch (t.bits) {
-        case 8: writeAs<uint8_t>(p, v); return;
-        case 16: writeAs<uint16_t>(p, v); return;
-        case 32: writeAs<uint32_t>(p, v); return;
-        default: writeAs<uint64_t>(p, v); return;
+        case 8:
+            writeAs<uint8_t>(p, v);
+            return;
+        case 16:
+            writeAs<uint16_t>(p, v);
+            return;
+        case 32:
+            writeAs<uint32_t>(p, v);
+            return;
+        default:
+            writeAs<uint64_t>(p, v);
+            return;
     }
 }
 
 static bool sameType(NpyType n, halide_type_t t) {
     switch (n) {
-        case NpyType::Float32: return t.code == halide_type_float && t.bits == 32;
-        case NpyType::Float64: return t.code == halide_type_float && t.bits == 64;
-        case NpyType::Int32: return t.code == halide_type_int && t.bits == 32;
-        case NpyType::Int64: return t.code == halide_type_int && t.bits == 64;
+        case NpyType::Float32:
+            return t.code == halide_type_float && t.bits == 32;
+        case NpyType::Float64:
+            return t.code == halide_type_float && t.bits == 64;
+        case NpyType::Int32:
+            return t.code == halide_type_int && t.bits == 32;
+        case NpyType::Int64:
+            return t.code == halide_type_int && t.bits == 64;
         case NpyType::UInt8:
-        case NpyType::Bool: return t.code == halide_type_uint && t.bits == 8;
+        case NpyType::Bool:
+            return t.code == halide_type_uint && t.bits == 8;
     }
     return false;
 }
@@ -485,10 +524,18 @@ std::string jsonEscape(const std::string& s) {
     std::string o;
     for (unsigned char c : s) {
         switch (c) {
-            case '"': o += "\\\""; break;
-            case '\\': o += "\\\\"; break;
-            case '\n': o += "\\n"; break;
-            case '\t': o += "\\t"; break;
+            case '"':
+                o += "\\\"";
+                break;
+            case '\\':
+                o += "\\\\";
+                break;
+            case '\n':
+                o += "\\n";
+                break;
+            case '\t':
+                o += "\\t";
+                break;
             default:
                 if (c < 0x20) {
                     char buf[8];
@@ -516,8 +563,7 @@ std::string tensorTypeName(const Tensor* t) {
 
 // ---- profiling ----
 
-OpProfiler::OpProfiler(Interpreter* net, Session* session) : mNet(net), mSession(session) {
-}
+OpProfiler::OpProfiler(Interpreter* net, Session* session) : mNet(net), mSession(session) {}
 
 void OpProfiler::run() {
     auto ops = SessionIntrospect::ops(mSession);
