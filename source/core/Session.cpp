@@ -1,4 +1,5 @@
 #include "Session.hpp"
+#include "SessionUnit.hpp"
 #include <string.h>
 #include <algorithm>
 #include <queue>
@@ -8,20 +9,6 @@
 #include "backend/cpu/CPUBackend.hpp"
 
 namespace MNN {
-
-struct Session::Unit {
-    int opIndex = -1;
-    const Schema::Op* op = nullptr;
-    std::vector<int> inputIdx;   // -1: optional input left out
-    std::vector<int> outputIdx;
-    std::vector<Tensor*> inputs;  // nullptr where inputIdx is -1
-    std::vector<Tensor*> outputs;
-    std::vector<Tensor*> cbInputs;  // inputs without the left-out ones, for callbacks
-    std::unique_ptr<Execution> execution;
-    Backend* backend = nullptr;
-    int path = 0;
-    double flops = 0;
-};
 
 namespace {
 class UnitInfo : public OperatorInfo {
