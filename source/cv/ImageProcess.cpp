@@ -1,0 +1,429 @@
+// MNN::CV::ImageProcess: prepare (decode / convert) -> sample -> reorder / encode -> normalise -> write.
+#include <MNN/ImageProcess.hpp>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+#include "core/TensorUtils.hpp"
+#include "cv/ColorConvert.hpp"
+#include "cv/ImageSampler.hpp"
+
+namespace MNN {
+namespace CV {
+
+struct ImageProcess::Inside {
+    Config config;
+};
+
+namespace {
+enum class Layout { Interleaved, Planar, C4 };
+
+struct OutputDesc {
+    uint8_t* base     = nullptr;
+    bool isFloat      = true;
+    Layout layout     = Layout::Interleaved;
+    int width         = 0;
+    int height        = 0;
+    int channels      = 0;  // interleaved: elements per pixel; planar / C4: tensor channels
+    int rowStride     = 0;  // interleaved: elements per row
+};
+
+bool isFloat32(halide_type_t t) {
+    return t.code == halide_type_float && t.bits == 32 && t.lanes == 1;
+}
+bool isUint8(halide_type_t t) {
+    return t.code == halide_type_uint && t.bits == 8 && t.lanes == 1;
+}
+
+inline uint8_t toByte(float v) {
+    // round half up and saturate; NaN becomes 0
+    if (!(v > 0.0f)) {
+        return 0;
+    }
+    return v >= 255.0f ? 255 : (uint8_t)(int)(v + 0.5f);
+}
+} // namespace
+
+ImageProcess::ImageProcess(const Config& config) {
+    mInside         = new Inside;
+    mInside->config = config;
+}
+
+ImageProcess::~ImageProcess() {
+    delete mInside;
+}
+
+ImageProcess* ImageProcess::create(const Config& config, const Tensor* dstTensor) {
+    (void)dstTensor;
+    return new ImageProcess(config);
+}
+
+ImageProcess* ImageProcess::create(const ImageFormat sourceFormat, const ImageFormat destFormat, const float* means,
+                                   const int meanCount, const float* normals, const int normalCount,
+                                   const Tensor* dstTensor) {
+    Config config;
+    config.sourceFormat = sourceFormat;
+    config.destFormat   = destFormat;
+    for (int i = 0; means != nullptr && i < meanCount && i < 4; ++i) {
+        config.mean[i] = means[i];
+    }
+    for (int i = 0; normals != nullptr && i < normalCount && i < 4; ++i) {
+        config.normal[i] = normals[i];
+    }
+    return create(config, dstTensor);
+}
+
+void ImageProcess::destroy(ImageProcess* imageProcess) {
+    delete imageProcess;
+}
+
+void ImageProcess::setMatrix(const Matrix& matrix) {
+    mTransform = matrix;
+    if (!mTransform.invert(&mTransformInvert)) {
+        mTransformInvert.reset();
+    }
+}
+
+int ImageProcess::formatChannels(ImageFormat format) {
+    return Color::validFormat(format) ? Color::channels(format) : 0;
+}
+
+Tensor* ImageProcess::createImageTensor(halide_type_t type, int w, int h, int bpp, void* p) {
+    if (w <= 0 || h <= 0 || bpp <= 0) {
+        MNN_ERROR("ImageProcess::createImageTensor: invalid size w=%d h=%d bpp=%d\n", w, h, bpp);
+        return nullptr;
+    }
+    return Tensor::create(std::vector<int>{1, h, w, bpp}, type, p, Tensor::TENSORFLOW);
+}
+
+// One conversion: everything validated, then run row by row.
+static ErrorCode runConvert(const ImageProcess::Config& cfg, const Matrix& matrix, uint8_t padding,
+                            const uint8_t* source, int iw, int ih, int stride, const OutputDesc& out) {
+    const ImageFormat sf = cfg.sourceFormat;
+    const ImageFormat df = cfg.destFormat;
+    const bool dstWord   = df == BGR555 || df == BGR565;
+
+    // 1. the image that is sampled (format P): the source itself, or a decoded / converted copy
+    ImageFormat P  = sf;
+    bool prepare   = false;
+    int dummyMap[4];
+    if (Color::isYuvPlanar(sf)) {
+        P       = df;
+        prepare = true;
+    } else if (sf == BGR555 || sf == BGR565) {
+        P       = df == sf ? (sf == BGR555 ? BGRA : BGR) : df;  // BGR555 keeps its alpha bit
+        prepare = true;
+    } else if (!dstWord && !Color::channelMap(sf, df, dummyMap)) {
+        P       = df;
+        prepare = true;
+    }
+    std::vector<uint8_t> prepared;
+    SourceImage img;
+    img.width    = iw;
+    img.height   = ih;
+    img.channels = Color::bytesPerPixel(P);
+    if (prepare) {
+        const size_t rowBytes = (size_t)iw * img.channels;
+        prepared.resize(rowBytes * (size_t)ih);
+        std::vector<uint8_t> scratch((size_t)iw * 4);
+        const uint8_t* chroma = source + (size_t)stride * ih;
+        const int cstride     = (stride + 1) / 2;
+        const int cheight     = (ih + 1) / 2;
+        for (int y = 0; y < ih; ++y) {
+            uint8_t* dstRow = prepared.data() + rowBytes * y;
+            const uint8_t* srcRow = source + (size_t)stride * y;
+            if (Color::isYuvPlanar(sf)) {
+                const uint8_t* uv = chroma + (size_t)stride * (y / 2);
+                const uint8_t* u  = chroma + (size_t)cstride * (y / 2);
+                const uint8_t* v  = chroma + (size_t)cstride * (cheight + y / 2);
+                Color::decodeYuvRow(sf, srcRow, uv, u, v, P, dstRow, iw);
+            } else {
+                Color::convertPixels(srcRow, sf, dstRow, P, iw, scratch.data());
+            }
+        }
+        img.data   = prepared.data();
+        img.stride = (int)rowBytes;
+    } else {
+        img.data   = source;
+        img.stride = stride;
+    }
+
+    // 2. how sampled values become destination channels
+    int map[4] = {0, 1, 2, 3};
+    if (!dstWord && !Color::channelMap(P, df, map)) {
+        MNN_ERROR("ImageProcess::convert: internal: no channel map from format %d to %d\n", (int)P, (int)df);
+        return INVALID_VALUE;
+    }
+    const int fmtC = Color::channels(df);
+    float scale[4], bias[4];
+    for (int k = 0; k < 4; ++k) {
+        scale[k] = dstWord ? 1.0f : cfg.normal[k];
+        bias[k]  = dstWord ? 0.0f : -cfg.mean[k] * cfg.normal[k];
+    }
+
+    ImageSampler sampler;
+    if (!sampler.init(img, matrix, cfg.filterType, cfg.wrap, padding, out.width)) {
+        MNN_ERROR("ImageProcess::convert: out of memory\n");
+        return OUT_OF_MEMORY;
+    }
+    std::vector<float> row((size_t)out.width * img.channels);
+    std::vector<uint8_t> bytes((size_t)out.width * 4), words((size_t)out.width * 2), scratch((size_t)out.width * 4);
+    std::vector<float> values((size_t)out.width * 4);
+    const size_t plane = (size_t)out.width * out.height;
+    const int totalC   = out.layout == Layout::C4 ? (out.channels + 3) / 4 * 4 : out.channels;
+
+    for (int y = 0; y < out.height; ++y) {
+        sampler.sampleRow(y, row.data());
+        // destination-format values per pixel, fmtC each
+        float* v = values.data();
+        if (dstWord) {
+            for (size_t i = 0; i < row.size(); ++i) {
+                bytes[i] = toByte(row[i]);
+            }
+            Color::convertPixels(bytes.data(), P, words.data(), df, out.width, scratch.data());
+            for (int i = 0; i < out.width * 2; ++i) {
+                v[i] = words[i];
+            }
+        } else {
+            const int C = img.channels;
+            for (int x = 0; x < out.width; ++x) {
+                const float* s = row.data() + (size_t)x * C;
+                for (int k = 0; k < fmtC; ++k) {
+                    float raw      = map[k] >= 0 ? s[map[k]] : 255.0f;
+                    v[x * fmtC + k] = raw * scale[k] + bias[k];
+                }
+            }
+        }
+        // write in the destination layout
+        if (out.layout == Layout::Interleaved) {
+            const size_t rowOff = (size_t)y * out.rowStride;
+            for (int x = 0; x < out.width; ++x) {
+                const size_t o = rowOff + (size_t)x * out.channels;
+                if (out.isFloat) {
+                    float* d = (float*)out.base + o;
+                    for (int k = 0; k < out.channels; ++k) {
+                        d[k] = k < fmtC ? v[x * fmtC + k] : 0.0f;
+                    }
+                } else {
+                    uint8_t* d = out.base + o;
+                    for (int k = 0; k < out.channels; ++k) {
+                        d[k] = k < fmtC ? toByte(v[x * fmtC + k]) : 0;
+                    }
+                }
+            }
+        } else if (out.layout == Layout::Planar) {
+            for (int k = 0; k < totalC; ++k) {
+                const size_t o = k * plane + (size_t)y * out.width;
+                if (out.isFloat) {
+                    float* d = (float*)out.base + o;
+                    for (int x = 0; x < out.width; ++x) {
+                        d[x] = k < fmtC ? v[x * fmtC + k] : 0.0f;
+                    }
+                } else {
+                    uint8_t* d = out.base + o;
+                    for (int x = 0; x < out.width; ++x) {
+                        d[x] = k < fmtC ? toByte(v[x * fmtC + k]) : 0;
+                    }
+                }
+            }
+        } else {
+            for (int k4 = 0; k4 < totalC / 4; ++k4) {
+                const size_t o = (k4 * plane + (size_t)y * out.width) * 4;
+                for (int x = 0; x < out.width; ++x) {
+                    for (int j = 0; j < 4; ++j) {
+                        int k   = k4 * 4 + j;
+                        float f = k < fmtC ? v[x * fmtC + k] : 0.0f;
+                        if (out.isFloat) {
+                            ((float*)out.base)[o + x * 4 + j] = f;
+                        } else {
+                            out.base[o + x * 4 + j] = k < fmtC ? toByte(f) : 0;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return NO_ERROR;
+}
+
+// Validates the configuration and the source; returns the effective source stride in *stride.
+static ErrorCode checkSource(const ImageProcess::Config& cfg, const Matrix& matrix, const uint8_t* source, int iw,
+                             int ih, int* stride) {
+    const ImageFormat sf = cfg.sourceFormat;
+    const ImageFormat df = cfg.destFormat;
+    if (!Color::validFormat(sf) || !Color::validFormat(df)) {
+        MNN_ERROR("ImageProcess::convert: invalid image format (source %d, destination %d)\n", (int)sf, (int)df);
+        return INVALID_VALUE;
+    }
+    if (!Color::supported(sf, df)) {
+        MNN_ERROR("ImageProcess::convert: unsupported conversion from format %d to format %d\n", (int)sf, (int)df);
+        return INVALID_VALUE;
+    }
+    if ((int)cfg.filterType < NEAREST || (int)cfg.filterType > BICUBIC || (int)cfg.wrap < CLAMP_TO_EDGE ||
+        (int)cfg.wrap > REPEAT) {
+        MNN_ERROR("ImageProcess::convert: invalid filter %d or wrap %d\n", (int)cfg.filterType, (int)cfg.wrap);
+        return INVALID_VALUE;
+    }
+    if (source == nullptr) {
+        MNN_ERROR("ImageProcess::convert: source is null\n");
+        return INVALID_VALUE;
+    }
+    const int64_t minStride = (int64_t)iw * Color::bytesPerPixel(sf);
+    if (iw <= 0 || ih <= 0 || minStride > (1 << 30) || ih > (1 << 30)) {
+        MNN_ERROR("ImageProcess::convert: invalid source size %d x %d\n", iw, ih);
+        return INVALID_VALUE;
+    }
+    if (*stride == 0) {
+        *stride = (int)minStride;
+    }
+    if (*stride < minStride) {
+        MNN_ERROR("ImageProcess::convert: source stride %d is less than width %d * %d bytes\n", *stride, iw,
+                  Color::bytesPerPixel(sf));
+        return INVALID_VALUE;
+    }
+    for (int i = 0; i < 9; ++i) {
+        if (!isfinite(matrix[i])) {
+            MNN_ERROR("ImageProcess::convert: the matrix has a non-finite value at index %d\n", i);
+            return INVALID_VALUE;
+        }
+    }
+    return NO_ERROR;
+}
+
+ErrorCode ImageProcess::convert(const uint8_t* source, int iw, int ih, int stride, void* dest, int ow, int oh,
+                                int outputBpp, int outputStride, halide_type_t type) {
+    const Config& cfg = mInside->config;
+    ErrorCode code    = checkSource(cfg, mTransform, source, iw, ih, &stride);
+    if (code != NO_ERROR) {
+        return code;
+    }
+    if (dest == nullptr) {
+        MNN_ERROR("ImageProcess::convert: destination is null\n");
+        return INVALID_VALUE;
+    }
+    const ImageFormat df = cfg.destFormat;
+    const int fmtC       = Color::channels(df);
+    if (ow <= 0 || oh <= 0 || ow > (1 << 28) || oh > (1 << 28)) {
+        MNN_ERROR("ImageProcess::convert: invalid destination size %d x %d\n", ow, oh);
+        return INVALID_VALUE;
+    }
+    if (!isFloat32(type) && !isUint8(type)) {
+        MNN_ERROR("ImageProcess::convert: destination type (code %d, %d bits) is not float32 or uint8\n",
+                  (int)type.code, (int)type.bits);
+        return INVALID_VALUE;
+    }
+    if ((df == BGR555 || df == BGR565) && !isUint8(type)) {
+        MNN_ERROR("ImageProcess::convert: format %d (16-bit words) needs a uint8 destination\n", (int)df);
+        return INVALID_VALUE;
+    }
+    if (outputBpp == 0) {
+        outputBpp = fmtC;
+    }
+    if (outputBpp < fmtC || outputBpp > 4096) {
+        MNN_ERROR("ImageProcess::convert: outputBpp %d is less than the %d channels of format %d\n", outputBpp, fmtC,
+                  (int)df);
+        return INVALID_VALUE;
+    }
+    const int64_t minOutStride = (int64_t)ow * outputBpp;
+    if (minOutStride > (1 << 30)) {
+        MNN_ERROR("ImageProcess::convert: destination row of %lld elements is too large\n", (long long)minOutStride);
+        return INVALID_VALUE;
+    }
+    if (outputStride == 0) {
+        outputStride = (int)minOutStride;
+    }
+    if (outputStride < minOutStride) {
+        MNN_ERROR("ImageProcess::convert: outputStride %d is less than ow %d * outputBpp %d\n", outputStride, ow,
+                  outputBpp);
+        return INVALID_VALUE;
+    }
+    OutputDesc out;
+    out.base      = (uint8_t*)dest;
+    out.isFloat   = isFloat32(type);
+    out.layout    = Layout::Interleaved;
+    out.width     = ow;
+    out.height    = oh;
+    out.channels  = outputBpp;
+    out.rowStride = outputStride;
+    return runConvert(cfg, mTransform, mPaddingValue, source, iw, ih, stride, out);
+}
+
+ErrorCode ImageProcess::convert(const uint8_t* source, int iw, int ih, int stride, Tensor* dest) {
+    const Config& cfg = mInside->config;
+    ErrorCode code    = checkSource(cfg, mTransform, source, iw, ih, &stride);
+    if (code != NO_ERROR) {
+        return code;
+    }
+    if (dest == nullptr) {
+        MNN_ERROR("ImageProcess::convert: destination tensor is null\n");
+        return INVALID_VALUE;
+    }
+    if (dest->dimensions() != 4) {
+        MNN_ERROR("ImageProcess::convert: destination tensor has rank %d, expected 4\n", dest->dimensions());
+        return INVALID_VALUE;
+    }
+    const halide_type_t type = dest->getType();
+    if (!isFloat32(type) && !isUint8(type)) {
+        MNN_ERROR("ImageProcess::convert: destination tensor type (code %d, %d bits) is not float32 or uint8\n",
+                  (int)type.code, (int)type.bits);
+        return INVALID_VALUE;
+    }
+    const ImageFormat df = cfg.destFormat;
+    if ((df == BGR555 || df == BGR565) && !isUint8(type)) {
+        MNN_ERROR("ImageProcess::convert: format %d (16-bit words) needs a uint8 tensor\n", (int)df);
+        return INVALID_VALUE;
+    }
+    const int ow = dest->width(), oh = dest->height(), oc = dest->channel(), on = dest->batch();
+    const int fmtC = Color::channels(df);
+    if (ow <= 0 || oh <= 0 || on <= 0 || oc < fmtC) {
+        MNN_ERROR("ImageProcess::convert: destination tensor (n %d, c %d, h %d, w %d) is empty or has fewer than %d "
+                  "channels\n",
+                  on, oc, oh, ow, fmtC);
+        return INVALID_VALUE;
+    }
+    Tensor* host = dest;
+    Tensor* temp = nullptr;
+    if (dest->host<void>() == nullptr) {
+        if (dest->deviceId() == 0) {
+            MNN_ERROR("ImageProcess::convert: destination tensor has no memory\n");
+            return INVALID_VALUE;
+        }
+        temp = new Tensor(dest, dest->getDimensionType(), true);
+        if (temp->host<void>() == nullptr) {
+            delete temp;
+            MNN_ERROR("ImageProcess::convert: out of memory for a host copy of the destination\n");
+            return OUT_OF_MEMORY;
+        }
+        host = temp;
+    }
+    OutputDesc out;
+    out.base    = host->host<uint8_t>();
+    out.isFloat = isFloat32(type);
+    out.width   = ow;
+    out.height  = oh;
+    out.channels = oc;
+    switch (dest->getDimensionType()) {
+        case Tensor::TENSORFLOW:
+            out.layout    = Layout::Interleaved;
+            out.rowStride = ow * oc;
+            break;
+        case Tensor::CAFFE:
+            out.layout = Layout::Planar;
+            break;
+        default:
+            out.layout = Layout::C4;
+            break;
+    }
+    code = runConvert(cfg, mTransform, mPaddingValue, source, iw, ih, stride, out);
+    if (temp) {
+        if (code == NO_ERROR && !dest->copyFromHostTensor(temp)) {
+            MNN_ERROR("ImageProcess::convert: copying into the device tensor failed\n");
+            code = INVALID_VALUE;
+        }
+        delete temp;
+    }
+    return code;
+}
+
+} // namespace CV
+} // namespace MNN
