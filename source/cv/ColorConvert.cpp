@@ -256,6 +256,12 @@ void yuvRow(ImageFormat sf, const uint8_t* yRow, const uint8_t* uv, const uint8_
 }
 } // namespace
 
+const char* name(int f) {
+    static const char* names[] = {"RGBA",   "RGB",    "BGR",      "GRAY",     "BGRA",     "YCrCb",    "YUV",    "HSV",
+                                  "XYZ",    "BGR555", "BGR565",   "YUV_NV21", "YUV_NV12", "YUV_I420", "HSV_FULL"};
+    return validFormat(f) ? names[f] : "invalid";
+}
+
 bool validFormat(int f) {
     return f >= RGBA && f <= HSV_FULL;
 }

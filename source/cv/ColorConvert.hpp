@@ -17,6 +17,8 @@ int bytesPerPixel(ImageFormat f);
 /** channels of the destination format (BGR555/565: 2 bytes) */
 int channels(ImageFormat f);
 bool validFormat(int f);
+/** "RGBA", ... ("invalid" for values outside the enum) */
+const char* name(int f);
 
 /** the pair is supported (see ImageProcess.hpp) */
 bool supported(ImageFormat src, ImageFormat dst);

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <vector>
-#include "core/TensorUtils.hpp"
 #include "cv/ColorConvert.hpp"
 #include "cv/ImageSampler.hpp"
 
@@ -151,7 +150,7 @@ static ErrorCode runConvert(const ImageProcess::Config& cfg, const Matrix& matri
     // 2. how sampled values become destination channels
     int map[4] = {0, 1, 2, 3};
     if (!dstWord && !Color::channelMap(P, df, map)) {
-        MNN_ERROR("ImageProcess::convert: internal: no channel map from format %d to %d\n", (int)P, (int)df);
+        MNN_ERROR("ImageProcess::convert: internal: no channel map from %s to %s\n", Color::name(P), Color::name(df));
         return INVALID_VALUE;
     }
     const int fmtC = Color::channels(df);
@@ -256,7 +255,7 @@ static ErrorCode checkSource(const ImageProcess::Config& cfg, const Matrix& matr
         return INVALID_VALUE;
     }
     if (!Color::supported(sf, df)) {
-        MNN_ERROR("ImageProcess::convert: unsupported conversion from format %d to format %d\n", (int)sf, (int)df);
+        MNN_ERROR("ImageProcess::convert: unsupported conversion from %s to %s\n", Color::name(sf), Color::name(df));
         return INVALID_VALUE;
     }
     if ((int)cfg.filterType < NEAREST || (int)cfg.filterType > BICUBIC || (int)cfg.wrap < CLAMP_TO_EDGE ||
@@ -313,15 +312,15 @@ ErrorCode ImageProcess::convert(const uint8_t* source, int iw, int ih, int strid
         return INVALID_VALUE;
     }
     if ((df == BGR555 || df == BGR565) && !isUint8(type)) {
-        MNN_ERROR("ImageProcess::convert: format %d (16-bit words) needs a uint8 destination\n", (int)df);
+        MNN_ERROR("ImageProcess::convert: %s (16-bit words) needs a uint8 destination\n", Color::name(df));
         return INVALID_VALUE;
     }
     if (outputBpp == 0) {
         outputBpp = fmtC;
     }
     if (outputBpp < fmtC || outputBpp > 4096) {
-        MNN_ERROR("ImageProcess::convert: outputBpp %d is less than the %d channels of format %d\n", outputBpp, fmtC,
-                  (int)df);
+        MNN_ERROR("ImageProcess::convert: outputBpp %d is less than the %d channels of %s\n", outputBpp, fmtC,
+                  Color::name(df));
         return INVALID_VALUE;
     }
     const int64_t minOutStride = (int64_t)ow * outputBpp;
@@ -370,7 +369,7 @@ ErrorCode ImageProcess::convert(const uint8_t* source, int iw, int ih, int strid
     }
     const ImageFormat df = cfg.destFormat;
     if ((df == BGR555 || df == BGR565) && !isUint8(type)) {
-        MNN_ERROR("ImageProcess::convert: format %d (16-bit words) needs a uint8 tensor\n", (int)df);
+        MNN_ERROR("ImageProcess::convert: %s (16-bit words) needs a uint8 tensor\n", Color::name(df));
         return INVALID_VALUE;
     }
     const int ow = dest->width(), oh = dest->height(), oc = dest->channel(), on = dest->batch();

@@ -7,6 +7,9 @@ bytes. Formats are MNN::CV::ImageFormat names.
   cvt    SRC_FMT DST_FMT W H IN OUT                 cv2.cvtColor (YUV planar input is (H*3/2) x W)
   warp   W H C OW OH INTERP BORDER PAD M(6|9) IN OUT  cv2.warpAffine / warpPerspective, WARP_INVERSE_MAP
   resize W H C OW OH INTERP DTYPE IN OUT            cv2.resize (DTYPE u8 or f32)
+  prep   SRC DST W H OW OH MEAN0..3 NORMAL0..3 IN OUT
+         classifier preprocessing: cvtColor to DST (uint8), float32 cv2.resize INTER_LINEAR,
+         (x - mean) * normal per DST channel, written as float32 NCHW
   batch  FILE                                       runs each line of FILE as one of the commands above
 Exit status 3: cv2 is not importable.
 """
@@ -82,6 +85,24 @@ def main(argv):
             img = img.astype(np.float32)
         res = cv2.resize(img, (ow, oh), interpolation=interp)
         np.ascontiguousarray(res).tofile(out)
+    elif cmd == "prep":
+        src, dst = argv[2], argv[3]
+        w, h, ow, oh = map(int, argv[4:8])
+        mean = np.array([float(v) for v in argv[8:12]], np.float32)
+        normal = np.array([float(v) for v in argv[12:16]], np.float32)
+        inp, out = argv[16], argv[17]
+        if src in PLANAR:
+            img = np.fromfile(inp, dtype=np.uint8).reshape((h * 3 // 2, w))
+        else:
+            img = load(inp, h, w, CHANNELS[src])
+        if src != dst:
+            img = cv2.cvtColor(img, cvt_code(src, dst))
+        res = cv2.resize(img.astype(np.float32), (ow, oh), interpolation=cv2.INTER_LINEAR)
+        if res.ndim == 2:
+            res = res[:, :, None]
+        c = res.shape[2]
+        res = (res - mean[:c]) * normal[:c]
+        np.ascontiguousarray(res.transpose(2, 0, 1)).astype(np.float32).tofile(out)
     else:
         print("unknown command", cmd, file=sys.stderr)
         return 2
