@@ -154,88 +154,110 @@ static ErrorCode runConvert(const ImageProcess::Config& cfg, const Matrix& matri
         return INVALID_VALUE;
     }
     const int fmtC = Color::channels(df);
-    float scale[4], bias[4];
-    for (int k = 0; k < 4; ++k) {
-        scale[k] = dstWord ? 1.0f : cfg.normal[k];
-        bias[k]  = dstWord ? 0.0f : -cfg.mean[k] * cfg.normal[k];
-    }
+    const int C    = img.channels;
 
     ImageSampler sampler;
     if (!sampler.init(img, matrix, cfg.filterType, cfg.wrap, padding, out.width)) {
         MNN_ERROR("ImageProcess::convert: out of memory\n");
         return OUT_OF_MEMORY;
     }
-    std::vector<float> row((size_t)out.width * img.channels);
-    std::vector<uint8_t> bytes((size_t)out.width * 4), words((size_t)out.width * 2), scratch((size_t)out.width * 4);
-    std::vector<float> values((size_t)out.width * 4);
+    const int totalC = out.layout == Layout::C4 ? (out.channels + 3) / 4 * 4 : out.channels;
+    // Every output channel k is row[x * C + srcIdx[k]] * scale[k] + bias[k]: a source channel
+    // normalised, an opaque alpha (scale 0, bias (255 - mean) * normal) or a padding channel (0, 0).
+    std::vector<int> srcIdx((size_t)totalC, 0);
+    std::vector<float> scale((size_t)totalC, 0.0f), bias((size_t)totalC, 0.0f);
+    for (int k = 0; k < fmtC; ++k) {
+        if (dstWord) {  // encoded words are written as they are
+            srcIdx[k] = k;
+            scale[k]  = 1.0f;
+        } else if (map[k] >= 0) {
+            srcIdx[k] = map[k];
+            scale[k]  = cfg.normal[k];
+            bias[k]   = -cfg.mean[k] * cfg.normal[k];
+        } else {
+            bias[k] = (255.0f - cfg.mean[k]) * cfg.normal[k];
+        }
+    }
+    const int rowC = dstWord ? 2 : C;  // channels per pixel of the row the output reads
+    std::vector<float> row((size_t)out.width * C), words;
+    std::vector<uint8_t> bytes, encoded, scratch;
+    if (dstWord) {
+        words.resize((size_t)out.width * 2);
+        bytes.resize((size_t)out.width * C);
+        encoded.resize((size_t)out.width * 2);
+        scratch.resize((size_t)out.width * 4);
+    }
     const size_t plane = (size_t)out.width * out.height;
-    const int totalC   = out.layout == Layout::C4 ? (out.channels + 3) / 4 * 4 : out.channels;
+    const int ow       = out.width;
 
     for (int y = 0; y < out.height; ++y) {
         sampler.sampleRow(y, row.data());
-        // destination-format values per pixel, fmtC each
-        float* v = values.data();
+        const float* r = row.data();
         if (dstWord) {
             for (size_t i = 0; i < row.size(); ++i) {
                 bytes[i] = toByte(row[i]);
             }
-            Color::convertPixels(bytes.data(), P, words.data(), df, out.width, scratch.data());
-            for (int i = 0; i < out.width * 2; ++i) {
-                v[i] = words[i];
+            Color::convertPixels(bytes.data(), P, encoded.data(), df, ow, scratch.data());
+            for (int i = 0; i < ow * 2; ++i) {
+                words[i] = encoded[i];
             }
-        } else {
-            const int C = img.channels;
-            for (int x = 0; x < out.width; ++x) {
-                const float* s = row.data() + (size_t)x * C;
-                for (int k = 0; k < fmtC; ++k) {
-                    float raw      = map[k] >= 0 ? s[map[k]] : 255.0f;
-                    v[x * fmtC + k] = raw * scale[k] + bias[k];
-                }
-            }
+            r = words.data();
         }
-        // write in the destination layout
         if (out.layout == Layout::Interleaved) {
             const size_t rowOff = (size_t)y * out.rowStride;
-            for (int x = 0; x < out.width; ++x) {
-                const size_t o = rowOff + (size_t)x * out.channels;
-                if (out.isFloat) {
-                    float* d = (float*)out.base + o;
-                    for (int k = 0; k < out.channels; ++k) {
-                        d[k] = k < fmtC ? v[x * fmtC + k] : 0.0f;
+            if (out.isFloat) {
+                float* d = (float*)out.base + rowOff;
+                for (int x = 0; x < ow; ++x) {
+                    for (int k = 0; k < totalC; ++k) {
+                        d[x * totalC + k] = r[x * rowC + srcIdx[k]] * scale[k] + bias[k];
                     }
-                } else {
-                    uint8_t* d = out.base + o;
-                    for (int k = 0; k < out.channels; ++k) {
-                        d[k] = k < fmtC ? toByte(v[x * fmtC + k]) : 0;
+                }
+            } else {
+                uint8_t* d = out.base + rowOff;
+                for (int x = 0; x < ow; ++x) {
+                    for (int k = 0; k < totalC; ++k) {
+                        d[x * totalC + k] = toByte(r[x * rowC + srcIdx[k]] * scale[k] + bias[k]);
                     }
                 }
             }
         } else if (out.layout == Layout::Planar) {
             for (int k = 0; k < totalC; ++k) {
-                const size_t o = k * plane + (size_t)y * out.width;
+                const size_t o   = k * plane + (size_t)y * ow;
+                const float* s   = r + srcIdx[k];
+                const float a    = scale[k], b = bias[k];
                 if (out.isFloat) {
                     float* d = (float*)out.base + o;
-                    for (int x = 0; x < out.width; ++x) {
-                        d[x] = k < fmtC ? v[x * fmtC + k] : 0.0f;
+                    for (int x = 0; x < ow; ++x) {
+                        d[x] = s[x * rowC] * a + b;
                     }
                 } else {
                     uint8_t* d = out.base + o;
-                    for (int x = 0; x < out.width; ++x) {
-                        d[x] = k < fmtC ? toByte(v[x * fmtC + k]) : 0;
+                    for (int x = 0; x < ow; ++x) {
+                        d[x] = toByte(s[x * rowC] * a + b);
                     }
                 }
             }
         } else {
             for (int k4 = 0; k4 < totalC / 4; ++k4) {
-                const size_t o = (k4 * plane + (size_t)y * out.width) * 4;
-                for (int x = 0; x < out.width; ++x) {
-                    for (int j = 0; j < 4; ++j) {
-                        int k   = k4 * 4 + j;
-                        float f = k < fmtC ? v[x * fmtC + k] : 0.0f;
-                        if (out.isFloat) {
-                            ((float*)out.base)[o + x * 4 + j] = f;
-                        } else {
-                            out.base[o + x * 4 + j] = k < fmtC ? toByte(f) : 0;
+                const size_t o = (k4 * plane + (size_t)y * ow) * 4;
+                const int* si  = srcIdx.data() + k4 * 4;
+                const float* a = scale.data() + k4 * 4;
+                const float* b = bias.data() + k4 * 4;
+                if (out.isFloat) {
+                    float* d = (float*)out.base + o;
+                    for (int x = 0; x < ow; ++x) {
+                        const float* s = r + x * rowC;
+                        d[4 * x + 0]   = s[si[0]] * a[0] + b[0];
+                        d[4 * x + 1]   = s[si[1]] * a[1] + b[1];
+                        d[4 * x + 2]   = s[si[2]] * a[2] + b[2];
+                        d[4 * x + 3]   = s[si[3]] * a[3] + b[3];
+                    }
+                } else {
+                    uint8_t* d = out.base + o;
+                    for (int x = 0; x < ow; ++x) {
+                        const float* s = r + x * rowC;
+                        for (int j = 0; j < 4; ++j) {
+                            d[4 * x + j] = toByte(s[si[j]] * a[j] + b[j]);
                         }
                     }
                 }

@@ -2,6 +2,9 @@
 #include "cv/ImageSampler.hpp"
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace MNN {
 namespace CV {
@@ -135,6 +138,26 @@ void horizontal(const uint8_t* row, const int* idx, const float* w, int ow, floa
     }
 }
 
+#if defined(__SSE2__)
+// 4 channels: one pixel is one 32-bit load widened to 4 floats
+template <int K>
+void horizontal4(const uint8_t* row, const int* idx, const float* w, int ow, float* out) {
+    const __m128i zero = _mm_setzero_si128();
+    for (int x = 0; x < ow; ++x) {
+        const int* ix   = idx + x * K;
+        const float* wx = w + x * K;
+        __m128 acc      = _mm_setzero_ps();
+        for (int k = 0; k < K; ++k) {
+            int32_t pixel;
+            ::memcpy(&pixel, row + ix[k], 4);
+            __m128i p = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(pixel), zero), zero);
+            acc       = _mm_add_ps(acc, _mm_mul_ps(_mm_cvtepi32_ps(p), _mm_set1_ps(wx[k])));
+        }
+        _mm_storeu_ps(out + x * 4, acc);
+    }
+}
+#endif
+
 template <int K>
 void horizontalK(int channels, const uint8_t* row, const int* idx, const float* w, int ow, float* out) {
     switch (channels) {
@@ -148,7 +171,11 @@ void horizontalK(int channels, const uint8_t* row, const int* idx, const float* 
             horizontal<3, K>(row, idx, w, ow, out);
             break;
         default:
+#if defined(__SSE2__)
+            horizontal4<K>(row, idx, w, ow, out);
+#else
             horizontal<4, K>(row, idx, w, ow, out);
+#endif
             break;
     }
 }
