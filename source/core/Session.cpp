@@ -271,7 +271,9 @@ bool Session::schedule() {
                 pathOut.push_back(o);
             }
         }
+        std::vector<bool> stopAt(tensorCount, false);
         for (auto t : pathIn) {
+            stopAt[t] = true;
             isSessionInput[t] = true;
         }
         // backward reachability from the outputs, stopping at inputs and constants
@@ -288,7 +290,7 @@ bool Session::schedule() {
                 continue;
             }
             seen[t] = true;
-            if (isSessionInput[t] || isConst[t]) {
+            if (stopAt[t] || isConst[t]) {
                 continue;
             }
             int o = producerOp[t];
@@ -321,6 +323,12 @@ bool Session::schedule() {
             if (std::find(outputs.begin(), outputs.end(), t) == outputs.end()) {
                 outputs.push_back(t);
             }
+        }
+    }
+    // A path input computed by another path's op is not a session input.
+    for (int t = 0; t < tensorCount; ++t) {
+        if (isSessionInput[t] && producerOp[t] >= 0 && opPath[producerOp[t]] >= 0) {
+            isSessionInput[t] = false;
         }
     }
     // Graph inputs the chosen ops read.
