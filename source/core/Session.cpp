@@ -63,6 +63,12 @@ Session::Session(const GraphRef& graph, const std::vector<ScheduleConfig>& confi
 
 Session::~Session() {
     // Executions may hold tensors of their backends: destroy them first, then tensors, then backends.
+    for (auto& b : mBackends) {
+        b->onClearBuffer();
+    }
+    if (mCPUFallback) {
+        mCPUFallback->onClearBuffer();
+    }
     mUnits.clear();
     mTensors.clear();
     mBackends.clear();
