@@ -245,3 +245,28 @@ TEST(NonMaxSuppression, ConstantInputsSelectAtCreate) {
     ASSERT_EQ(r.outputs["sel"]->shape(), (std::vector<int>{4, 3}));
     EXPECT_TRUE(failsAtCreate(build({1, 2, 8}, kBoxes)));
 }
+
+// the selected count follows the boxes fed at each run (shape resolved again when values change)
+TEST(NonMaxSuppression, OutputRowsFollowEachRun) {
+    NmsArgs a;
+    auto model = nmsModel(a);
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ASSERT_NE(net, nullptr);
+    ScheduleConfig config;
+    auto session = net->createSession(config);
+    ASSERT_NE(session, nullptr);
+    auto feed = [&](const std::vector<float>& boxes) {
+        auto host = makeTensor({1, 4, 4}, boxes);
+        net->getSessionInput(session, "boxes")->copyFromHostTensor(host.get());
+        EXPECT_EQ(net->runSession(session), NO_ERROR);
+        auto out = net->getSessionOutput(session, "sel");
+        std::unique_ptr<Tensor> h(new Tensor(out, Tensor::CAFFE, true));
+        out->copyToHostTensor(h.get());
+        return std::vector<int64_t>(h->host<int64_t>(), h->host<int64_t>() + h->elementSize());
+    };
+    EXPECT_EQ(feed(kBoxes), (std::vector<int64_t>{0, 0, 1, 0, 0, 2, 0, 1, 3, 0, 1, 2}));
+    // four disjoint boxes: every box survives in both classes, in score order
+    std::vector<float> apart = {0, 0, 1, 1, 0, 2, 1, 3, 0, 4, 1, 5, 0, 6, 1, 7};
+    EXPECT_EQ(feed(apart), (std::vector<int64_t>{0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 3, 0, 1, 3, 0, 1, 2, 0, 1, 1, 0, 1, 0}));
+    EXPECT_EQ(feed(kBoxes), (std::vector<int64_t>{0, 0, 1, 0, 0, 2, 0, 1, 3, 0, 1, 2}));
+}
