@@ -6,9 +6,9 @@
 namespace MNN {
 
 /** per-axis geometry; false with a message on invalid values */
-bool col2ImGeometry(const Schema::ConvParam* p, const std::vector<int64_t>& image, const std::vector<int64_t>& block,
-                    std::vector<int64_t>* dil, std::vector<int64_t>* stride, std::vector<int64_t>* pads,
-                    std::vector<int64_t>* blocks, std::string* err) {
+static bool col2ImGeometry(const Schema::ConvParam* p, const std::vector<int64_t>& image,
+                           const std::vector<int64_t>& block, std::vector<int64_t>* dil, std::vector<int64_t>* stride,
+                           std::vector<int64_t>* pads, std::vector<int64_t>* blocks, std::string* err) {
     const size_t n = image.size();
     if (n == 0 || block.size() != n) {
         *err = "image_shape and block_shape must have the same non-zero length";
@@ -63,6 +63,10 @@ static ErrorCode shapeCol2Im(const Schema::Op* op, const std::vector<Tensor*>& i
     }
     if (inputs[1]->getType().code != halide_type_int || inputs[2]->getType().code != halide_type_int) {
         return ShapeUtils::error(op, NOT_SUPPORT, "image_shape and block_shape must be int64");
+    }
+    if (inputs[0]->getType() != halide_type_of<float>()) {
+        return ShapeUtils::error(op, NOT_SUPPORT, "input has type %s, only float32 is supported",
+                                 TensorUtils::typeName(inputs[0]->getType()));
     }
     auto image = ShapeUtils::readInts(inputs[1]);
     auto block = ShapeUtils::readInts(inputs[2]);

@@ -339,3 +339,13 @@ TEST(Attention, InvalidShapesFailAtCreate) {
     c.qkMode = 5;
     EXPECT_TRUE(fails(c));
 }
+
+// no keys at all: every row is fully masked -> zeros; no queries: empty output
+TEST(Attention, ZeroLengthSequences) {
+    AttnCase c;
+    c.Skv = 0;
+    expectMatches(c);
+    AttnCase q;
+    q.Sq = 0;
+    expectMatches(q);
+}

@@ -270,3 +270,20 @@ TEST(NonMaxSuppression, OutputRowsFollowEachRun) {
     EXPECT_EQ(feed(apart), (std::vector<int64_t>{0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 3, 0, 1, 3, 0, 1, 2, 0, 1, 1, 0, 1, 0}));
     EXPECT_EQ(feed(kBoxes), (std::vector<int64_t>{0, 0, 1, 0, 0, 2, 0, 1, 3, 0, 1, 2}));
 }
+
+TEST(RoiAlign, NoRois) {
+    auto xt = makeTensor({1, 1, 4, 4}, ramp16());
+    ModelBuilder mb;
+    mb.input("x", {1, 1, 4, 4});
+    mb.constant("rois", {0, 4}, {});
+    mb.constantInt64("bi", {0}, {});
+    auto op = mb.op(Schema::OpType::RoiAlign, "roi", {"x", "rois", "bi"}, {"y"});
+    Schema::RoiAlignParamT p;
+    p.outputHeight = 2;
+    p.outputWidth = 3;
+    op->param.Set(p);
+    mb.output("y");
+    auto r = runModel(mb.finish(), {{"x", xt.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_EQ(r.outputs["y"]->shape(), (std::vector<int>{0, 1, 2, 3}));
+}

@@ -170,3 +170,17 @@ TEST(GridSample, Volumetric5DMatchesPyTorch) {
     ScheduleConfig config;
     EXPECT_EQ(net->createSession(config), nullptr);
 }
+
+TEST(GridSample, ZeroSizeGridAndImage) {
+    auto xt = makeTensor({1, 1, 2, 2}, {1, 2, 3, 4});
+    auto gt = makeTensor({1, 0, 3, 2}, {});
+    auto r = runModel(gridModel({1, 1, 2, 2}, {1, 0, 3, 2}, 0, 0, false), {{"x", xt.get()}, {"g", gt.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_EQ(r.outputs["y"]->shape(), (std::vector<int>{1, 1, 0, 3}));
+    // an empty image samples zeros
+    auto x0 = makeTensor({1, 1, 0, 2}, {});
+    auto g1 = makeTensor({1, 1, 1, 2}, {0, 0});
+    r = runModel(gridModel({1, 1, 0, 2}, {1, 1, 1, 2}, 0, 1, false), {{"x", x0.get()}, {"g", g1.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {0}));
+}

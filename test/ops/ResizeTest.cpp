@@ -403,3 +403,17 @@ TEST(Resize, InvalidInputsFailAtCreate) {
     z.sizes = {2, 3};
     EXPECT_TRUE(failsAtCreate({0, 4}, z));  // sampling from an empty axis
 }
+
+// rank 0: nothing to resize (scales / sizes of length 0 count as absent); the scalar is copied
+TEST(Resize, RankZeroCopies) {
+    ModelBuilder mb;
+    mb.input("x", {});
+    auto op = mb.op(Schema::OpType::Resize, "resize", {"x"}, {"y"});
+    op->param.Set(Schema::ResizeParamT());
+    mb.output("y");
+    auto xt = makeTensor({}, {4.5f});
+    auto r = runModel(mb.finish(), {{"x", xt.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_EQ(r.outputs["y"]->dimensions(), 0);
+    EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {4.5f}));
+}

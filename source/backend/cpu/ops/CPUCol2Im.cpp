@@ -15,10 +15,6 @@ public:
         }
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        if (!CPUUtils::isFloat(inputs[0])) {
-            MNN_ERROR("Col2Im: only float32 input is supported\n");
-            return NOT_SUPPORT;
-        }
         auto image = ShapeUtils::readInts(inputs[1]);
         auto block = ShapeUtils::readInts(inputs[2]);
         const size_t n = image.size();

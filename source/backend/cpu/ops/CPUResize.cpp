@@ -79,8 +79,9 @@ public:
     CPUResize(Backend* b, const ResizeConfig& cfg) : Execution(b), mCfg(cfg) {
     }
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        if (inputs[0]->getType() != outputs[0]->getType()) {
-            MNN_ERROR("Resize: X and Y types differ\n");
+        auto t = inputs[0]->getType();
+        if (t != outputs[0]->getType() || (t.code == halide_type_float && t.bits != 32 && t.bits != 64)) {
+            MNN_ERROR("Resize: X type %s is not supported\n", TensorUtils::typeName(t));
             return NOT_SUPPORT;
         }
         return NO_ERROR;
