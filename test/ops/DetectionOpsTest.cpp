@@ -1,5 +1,6 @@
 // RoiAlign and NonMaxSuppression: hand-computed cases (ONNX's own node tests run in
 // OnnxNodeCasesTest.cpp), value errors at runSession and invalid shapes failing createSession.
+#include <math.h>
 #include "ModelBuilder.hpp"
 #include "TestUtils.hpp"
 
@@ -286,4 +287,17 @@ TEST(RoiAlign, NoRois) {
     auto r = runModel(mb.finish(), {{"x", xt.get()}});
     ASSERT_EQ(r.code, NO_ERROR);
     EXPECT_EQ(r.outputs["y"]->shape(), (std::vector<int>{0, 1, 2, 3}));
+}
+
+TEST(RoiAlign, HugeOrNonFiniteRoiFailsAtRun) {
+    auto xt = makeTensor({1, 1, 4, 4}, ramp16());
+    EXPECT_NE(runModel(roiModel({0, 0, 1e20f, 1e20f}, {0}, 1, true, 1.0f, 0), {{"x", xt.get()}}).code, NO_ERROR);
+    EXPECT_NE(runModel(roiModel({0, 0, NAN, 1}, {0}, 1, true, 1.0f, 2), {{"x", xt.get()}}).code, NO_ERROR);
+}
+
+// a NaN score never passes, also without a score threshold
+TEST(NonMaxSuppression, NaNScoresAreSkipped) {
+    NmsArgs a;
+    a.scores = {NAN, 0.95f, 0.5f, NAN, 0.1f, NAN, 0.3f, 0.4f};
+    expectNms(a, {0, 0, 1, 0, 0, 2, 0, 1, 3, 0, 1, 2});
 }

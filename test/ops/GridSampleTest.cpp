@@ -184,3 +184,19 @@ TEST(GridSample, ZeroSizeGridAndImage) {
     ASSERT_EQ(r.code, NO_ERROR);
     EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {0}));
 }
+
+// grid values far outside (and non-finite) read the padding, never out of bounds
+TEST(GridSample, FarAndNonFiniteGrid) {
+    auto xt = makeTensor({1, 1, 2, 2}, {1, 2, 3, 4});
+    auto gt = makeTensor({1, 1, 3, 2}, {1e30f, 0, -1e30f, 1e30f, NAN, 0});
+    for (int mode = 0; mode < 3; ++mode) {
+        auto r = runModel(gridModel({1, 1, 2, 2}, {1, 1, 3, 2}, mode, 0, false), {{"x", xt.get()}, {"g", gt.get()}});
+        ASSERT_EQ(r.code, NO_ERROR);
+        EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {0, 0, 0})) << "mode " << mode;
+    }
+    // border: far right of row 0.5 -> x = 1: (2 + 4) / 2 = 3; far left/bottom -> pixel (1, 0) = 3
+    auto r = runModel(gridModel({1, 1, 2, 2}, {1, 1, 3, 2}, 0, 1, false), {{"x", xt.get()}, {"g", gt.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_NEAR(r.outputs["y"]->host<float>()[0], 3.0f, 1e-5f);
+    EXPECT_NEAR(r.outputs["y"]->host<float>()[1], 3.0f, 1e-5f);
+}

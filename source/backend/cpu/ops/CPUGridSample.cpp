@@ -89,7 +89,9 @@ private:
         if (mPadding == 2) {
             return reflect(v, lo, hi);
         }
-        return v;
+        // zeros: every tap of a coordinate beyond [-3, len + 3] is outside the image anyway; clamping keeps
+        // the integer conversions of far-away coordinates defined
+        return v < -3.0 ? -3.0 : (v > len + 3.0 ? len + 3.0 : v);
     }
     /** the value at integer position mIdx with the padding rule */
     float pixel(const float* img) const {

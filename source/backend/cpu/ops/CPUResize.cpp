@@ -146,6 +146,10 @@ private:
                                               g.roiStart[d],
                                               g.roiEnd[d], &outside);
                 mOutside[d][o] = outside ? 1 : 0;
+                // far beyond either edge every tap clamps to the edge pixel: bounding x there changes no
+                // result and keeps the integer conversions below defined (huge tf_crop_and_resize rois)
+                const double bound = 8.0 * lenIn + 1e6;
+                x = (outside || x != x) ? 0.0 : (x < -bound ? -bound : (x > bound ? bound : x));
                 double fl = floor(x);
                 bool integral = (x == fl);
                 if (mCfg.mode == ResizeMode::NEAREST) {
