@@ -203,7 +203,7 @@ AttnOut reference(const AttnCase& c, const AttnData& d) {
                     if (c.causal && j > i + offset) bias = -INFINITY;
                     if (!c.nonpad.empty() && j >= c.nonpad[b]) bias = -INFINITY;
                     s[j] = capped + bias;
-                    double qkv = c.qkMode == 0 ? raw : (c.qkMode == 1 ? s[j] : capped);
+                    double qkv = c.qkMode == 0 ? raw : (c.qkMode == 1 ? capped : s[j]);  // mode 2: with bias
                     o.qk[(((size_t)b * c.Hq + h) * c.Sq + i) * T + j] = (float)qkv;
                 }
                 double mx = -INFINITY, sum = 0;

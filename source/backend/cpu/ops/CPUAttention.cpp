@@ -4,7 +4,8 @@
 // key j > query i + offset -> -inf with offset = past length, or nonpad_kv_seqlen[b] - Sq without a
 // past; keys at or past nonpad_kv_seqlen[b] -> -inf), softmax, times V. Grouped heads: q head h uses
 // kv head h / (Hq / Hkv). A row with every key masked gives zeros.
-// qk_matmul_output: mode 0 scaled Q K^T, 1 after softcap and bias, 2 after softcap, 3 the softmax.
+// qk_matmul_output (as ONNX's node tests of onnx 1.23 define it): mode 0 scaled Q K^T, 1 after softcap,
+// 2 after softcap and bias, 3 the softmax.
 #include <math.h>
 #include <string.h>
 #include "backend/cpu/CPUOpUtils.hpp"
@@ -104,7 +105,7 @@ public:
                         if (mSoftcap > 0.0f) {
                             s = mSoftcap * tanh(s / mSoftcap);
                         }
-                        if (qkRow && mQkMode == 2) {
+                        if (qkRow && mQkMode == 1) {
                             qkRow[j] = (float)s;
                         }
                         if (hasMask) {
@@ -122,7 +123,7 @@ public:
                         if ((mCausal && j > i + offset) || (hasNonpad && j >= nonpad[b])) {
                             s = -INFINITY;
                         }
-                        if (qkRow && mQkMode == 1) {
+                        if (qkRow && mQkMode == 2) {
                             qkRow[j] = (float)s;
                         }
                         mScores[j] = s;
