@@ -29,7 +29,8 @@ if PIP:
     # a representative set of Attention cases (the whole Attention set is large)
     PREFIXES = ["test_resize_downsample_scales_linear_antialias", "test_resize_downsample_scales_cubic_antialias",
                 "test_resize_downsample_sizes_linear_antialias", "test_resize_downsample_sizes_cubic_antialias",
-                "test_resize_keep_aspect_ratio", "test_resize_upsample_sizes_nearest_axes",
+                "test_resize_downsample_sizes_nearest_not_", "test_resize_upsample_sizes_nearest_not_",
+                "test_resize_upsample_sizes_nearest_axes", "test_resize_upsample_scales_nearest_axes",
                 "test_resize_downsample_scales_linear_half_pixel_symmetric",
                 "test_resize_upsample_scales_linear_half_pixel_symmetric", "test_resize_tf_crop_and_resize_axes",
                 "test_resize_tf_crop_and_resize_extrapolation", "test_gridsample_volumetric", "test_col2im"]
