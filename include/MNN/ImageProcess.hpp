@@ -56,7 +56,7 @@ enum Wrap { CLAMP_TO_EDGE = 0, ZERO = 1, REPEAT = 2 };
  *  - GRAY -> GRAY, RGBA, RGB, BGR, BGRA, BGR555, BGR565
  *  - BGR555 / BGR565 -> RGBA, RGB, BGR, BGRA, GRAY, and the same format
  *  - YUV_NV21 / YUV_NV12 / YUV_I420 -> RGBA, RGB, BGR, BGRA, GRAY
- *  - YCrCb, YUV, HSV, HSV_FULL, XYZ -> the same format
+ *  - YCrCb, YUV, HSV, HSV_FULL, XYZ -> RGBA, RGB, BGR, BGRA, the same format, and GRAY (through RGB)
  * Other pairs make convert return INVALID_VALUE.
  *
  * Coordinates (the OpenCV convention): pixel centres sit at integer coordinates, pixel (x, y)
