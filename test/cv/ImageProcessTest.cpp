@@ -253,7 +253,7 @@ TEST(ImageProcess, InvalidArguments) {
     EXPECT_EQ(INVALID_VALUE, rgba->convert(src, 2, 2, 0, (Tensor*)nullptr));
 
     // unsupported pairs and bad enum values
-    EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, HSV, RGB})->convert(src, 2, 2, 0, dst, 2, 2));
+    EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, HSV, YCrCb})->convert(src, 2, 2, 0, dst, 2, 2));
     EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, RGB, YUV_NV21})->convert(src, 2, 2, 0, dst, 2, 2));
     EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, GRAY, HSV})->convert(src, 2, 2, 0, dst, 2, 2));
     ImageProcess::Config bad;
