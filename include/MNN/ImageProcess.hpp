@@ -19,8 +19,9 @@ namespace CV {
  * little-endian 16-bit word with blue in the low bits.
  * YUV_NV21 / YUV_NV12 / YUV_I420 are planar 4:2:0 sources (BT.601 limited range, as OpenCV's
  * COLOR_YUV2RGB_NV21 / _NV12 / _I420): a Y plane of `ih` rows of `stride` bytes, then for
- * NV21 / NV12 ceil(ih/2) rows of `stride` bytes of interleaved V,U (NV21) or U,V (NV12) pairs,
- * for I420 a U plane then a V plane of ceil(ih/2) rows of ceil(stride/2) bytes.
+ * NV21 / NV12 ih/2 rows of `stride` bytes of interleaved V,U (NV21) or U,V (NV12) pairs,
+ * for I420 a U plane then a V plane of ih/2 rows of ceil(stride/2) bytes. Width and height must be
+ * even (as in OpenCV).
  */
 enum ImageFormat {
     RGBA     = 0,
@@ -114,6 +115,7 @@ public:
      * width / height give the output size; its channel count must be at least the destination
      * format's (extra channels are set to 0). Only batch 0 is written. A tensor without host
      * memory but with device memory is written through a host copy.
+     * Image sides are limited to 1..2^20 pixels.
      * Returns INVALID_VALUE (one log line) for null pointers, non-positive sizes, a short stride,
      * an unsupported format pair or tensor type / rank / channel count.
      */

@@ -265,6 +265,10 @@ TEST(ImageProcess, InvalidArguments) {
     bad              = ImageProcess::Config();
     bad.wrap         = (Wrap)-1;
     EXPECT_EQ(INVALID_VALUE, makeProc(bad)->convert(src, 2, 2, 0, dst, 2, 2));
+    // YUV 4:2:0 needs even sizes; sides are limited to 2^20
+    EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, YUV_NV21, RGB})->convert(src, 3, 2, 0, dst, 2, 2));
+    EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, YUV_I420, RGB})->convert(src, 2, 5, 0, dst, 2, 2));
+    EXPECT_EQ(INVALID_VALUE, rgba->convert(src, 2, 2, 0, dst, 2, (1 << 20) + 1));
     // 16-bit word formats need uint8 output
     EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, RGB, BGR565})->convert(src, 2, 2, 0, dst, 2, 2));
 
