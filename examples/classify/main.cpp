@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
     std::printf("image %s: %dx%d, model input %dx%d\n", imagePath, iw, ih, ow, oh);
     for (int i = 0; i < top; ++i) {
         int c = order[i];
-        std::printf("%d: class %d score %.5f prob %.5f%s%s\n", i + 1, c, scores[c], std::exp(scores[c] - maxv) / sum,
+        std::printf("%d: class %d score %.7g prob %.5f%s%s\n", i + 1, c, scores[c], std::exp(scores[c] - maxv) / sum,
                     c < (int)labels.size() ? " " : "", c < (int)labels.size() ? labels[c].c_str() : "");
     }
     return 0;

@@ -8,7 +8,11 @@ versus
   against the saved small_cnn_output.npy first) -> top-5.
 
 usage: test_classify.py MNN_CLASSIFY MNNCONVERT MODELS_DIR
-Exit 77 (ctest: skipped) when torch or cv2 cannot be imported by /usr/bin/python3.
+       test_classify.py MNN_CLASSIFY MNNCONVERT --arch NAME MAKE_MODELS_PY
+The second form takes a torchvision classifier (e.g. resnet18) from ../shared/tools/make_models.py,
+built exactly as that script builds it (seed 0, random init, BatchNorm calibration), exports it to
+ONNX here, and compares top-5 on 224x224 inputs the same way.
+Exit 77 (ctest: skipped) when torch / torchvision / cv2 cannot be imported by /usr/bin/python3.
 """
 import os
 import re
@@ -49,6 +53,23 @@ def torch_model(models_dir):
     return model
 
 
+def corpus_model(make_models_py, arch, onnx_path):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(make_models_py)))
+    try:
+        import make_models as mm  # needs torchvision
+    except ImportError as e:
+        print("SKIP: %s" % e)
+        sys.exit(77)
+    builder, shapes, in_names, out_names, _ = mm.MODELS[arch]
+    torch.manual_seed(0)
+    model = builder().eval()
+    mm.calibrate_bn(model, shapes)
+    x = torch.zeros(shapes[0])
+    torch.onnx.export(model, (x,), onnx_path, opset_version=mm.OPSET, do_constant_folding=True,
+                      input_names=in_names, output_names=out_names, export_params=True)
+    return model
+
+
 def reference(model, png, size, resize_shorter):
     img = cv2.cvtColor(cv2.imread(png, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB).astype(np.float32)
     h, w = img.shape[:2]
@@ -75,42 +96,66 @@ def ours(classify, mnn, png, extra):
     return [(int(c), float(s)) for c, s in rows], out.stdout
 
 
+def check(classify, mnn, model, png, size, extra, shorter, score_tol):
+    top, text = ours(classify, mnn, png, extra)
+    ref = reference(model, png, size, shorter)
+    order = list(np.argsort(-ref, kind="stable")[:5])
+    print(text.strip())
+    print("pytorch top-5:", [(int(i), float(ref[i])) for i in order])
+    failures = 0
+    if len(top) != 5:
+        print("FAIL: expected 5 rows")
+        return 1
+    for rank, (cls, score) in enumerate(top):
+        if abs(score - ref[cls]) > score_tol:
+            print("FAIL: class %d score %g, pytorch %g" % (cls, score, ref[cls]))
+            failures += 1
+        # the same class at each rank, unless PyTorch's own scores there are within the tolerance
+        if cls != order[rank] and abs(ref[cls] - ref[order[rank]]) > score_tol:
+            print("FAIL: rank %d is class %d, pytorch says %d" % (rank + 1, cls, order[rank]))
+            failures += 1
+    return failures
+
+
+def structured_image(w, h, seed, path):
+    # smooth colour fields plus noise, written as PNG (lossless: stb and cv2 decode the same pixels)
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0:h, 0:w]
+    img = np.stack([128 + 100 * np.sin(xx * 0.2 + seed), 128 + 100 * np.cos(yy * 0.15),
+                    128 + 60 * np.sin((xx + yy) * 0.1)], -1) + rng.normal(0, 20, (h, w, 3))
+    cv2.imwrite(path, np.clip(img, 0, 255).astype(np.uint8)[:, :, ::-1])
+
+
+def convert_model(convert, onnx_path, mnn):
+    r = subprocess.run([convert, "-f", "ONNX", "--modelFile", onnx_path, "--MNNModel", mnn, "--bizCode", "test"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print("FAIL: MNNConvert:", r.stdout, r.stderr)
+        sys.exit(1)
+
+
 def main():
-    classify, convert, models_dir = sys.argv[1:4]
-    model = torch_model(models_dir)
+    classify, convert = sys.argv[1:3]
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        mnn = os.path.join(tmp, "small_cnn.mnn")
-        r = subprocess.run([convert, "-f", "ONNX", "--modelFile", os.path.join(models_dir, "small_cnn.onnx"),
-                            "--MNNModel", mnn, "--bizCode", "example"], capture_output=True, text=True)
-        if r.returncode != 0:
-            print("FAIL: MNNConvert:", r.stdout, r.stderr)
-            return 1
-        rng = np.random.default_rng(3)
-        yy, xx = np.mgrid[0:45, 0:60]
-        for case, (extra, shorter) in enumerate([([], 0), (["--resize-crop", "36"], 36)]):
-            # a structured image (smooth colour fields plus noise) so the classes are well separated
-            img = np.stack([128 + 100 * np.sin(xx * 0.2 + case), 128 + 100 * np.cos(yy * 0.15),
-                            128 + 60 * np.sin((xx + yy) * 0.1)], -1) + rng.normal(0, 20, (45, 60, 3))
-            png = os.path.join(tmp, "img%d.png" % case)
-            cv2.imwrite(png, np.clip(img, 0, 255).astype(np.uint8)[:, :, ::-1])
-            top, text = ours(classify, mnn, png, extra)
-            ref = reference(model, png, 32, shorter)
-            order = list(np.argsort(-ref, kind="stable")[:5])
-            print(text.strip())
-            print("pytorch top-5:", [(int(i), float(ref[i])) for i in order])
-            if len(top) != 5:
-                print("FAIL: expected 5 rows")
-                failures += 1
-                continue
-            for rank, (cls, score) in enumerate(top):
-                if abs(score - ref[cls]) > 1e-4:
-                    print("FAIL: class %d score %g, pytorch %g" % (cls, score, ref[cls]))
-                    failures += 1
-                # the same class at each rank, unless PyTorch's own scores there are within 1e-5
-                if cls != order[rank] and abs(ref[cls] - ref[order[rank]]) > 1e-5:
-                    print("FAIL: rank %d is class %d, pytorch says %d" % (rank + 1, cls, order[rank]))
-                    failures += 1
+        mnn = os.path.join(tmp, "model.mnn")
+        if sys.argv[3] == "--arch":
+            arch, make_models_py = sys.argv[4], sys.argv[5]
+            onnx_path = os.path.join(tmp, arch + ".onnx")
+            model = corpus_model(make_models_py, arch, onnx_path)
+            convert_model(convert, onnx_path, mnn)
+            size, cases = 224, [(300, 200, [], 0), (400, 300, ["--resize-crop", "240"], 240)]
+            score_tol = 2e-3
+        else:
+            models_dir = sys.argv[3]
+            model = torch_model(models_dir)
+            convert_model(convert, os.path.join(models_dir, "small_cnn.onnx"), mnn)
+            size, cases = 32, [(60, 45, [], 0), (60, 45, ["--resize-crop", "36"], 36)]
+            score_tol = 1e-4
+        for i, (w, h, extra, shorter) in enumerate(cases):
+            png = os.path.join(tmp, "img%d.png" % i)
+            structured_image(w, h, i, png)
+            failures += check(classify, mnn, model, png, size, extra, shorter, score_tol)
     print("FAIL" if failures else "PASS")
     return 1 if failures else 0
 
