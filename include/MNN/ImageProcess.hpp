@@ -15,8 +15,9 @@ namespace CV {
  * Pixel formats. Packed formats hold one byte per channel in the order of their name
  * (RGBA: R, G, B, A). YCrCb (Y, Cr, Cb), YUV (Y, U, V; the packed 3-channel form), HSV / HSV_FULL
  * (H, S, V) and XYZ follow OpenCV's 8-bit cvtColor conventions: HSV's H is 0..179 (degrees / 2),
- * HSV_FULL's H is 0..255 (degrees * 256 / 360 when written; read back as H * 360 / 255, as OpenCV). BGR555 / BGR565 are 2 bytes per pixel, one
- * little-endian 16-bit word with blue in the low bits.
+ * HSV_FULL's H is 0..255 (degrees * 256 / 360 when written; read back as H * 360 / 255, as
+ * OpenCV). BGR555 / BGR565 are 2 bytes per pixel, one little-endian 16-bit word with blue in the
+ * low bits (BGR555's top bit is a 1-bit alpha, set from a non-zero alpha).
  * YUV_NV21 / YUV_NV12 / YUV_I420 are planar 4:2:0 sources (BT.601 limited range, as OpenCV's
  * COLOR_YUV2RGB_NV21 / _NV12 / _I420): a Y plane of `ih` rows of `stride` bytes, then for
  * NV21 / NV12 ih/2 rows of `stride` bytes of interleaved V,U (NV21) or U,V (NV12) pairs,
