@@ -12,6 +12,9 @@ namespace MNN {
 namespace CV {
 
 /**
+ * The enums have a fixed underlying type (int) so that any value read from outside, including an
+ * invalid one, can be checked (convert returns INVALID_VALUE) without undefined behaviour.
+ *
  * Pixel formats. Packed formats hold one byte per channel in the order of their name
  * (RGBA: R, G, B, A). YCrCb (Y, Cr, Cb), YUV (Y, U, V; the packed 3-channel form), HSV / HSV_FULL
  * (H, S, V) and XYZ follow OpenCV's 8-bit cvtColor conventions: HSV's H is 0..179 (degrees / 2),
@@ -24,7 +27,7 @@ namespace CV {
  * for I420 a U plane then a V plane of ih/2 rows of ceil(stride/2) bytes. Width and height must be
  * even (as in OpenCV).
  */
-enum ImageFormat {
+enum ImageFormat : int {
     RGBA     = 0,
     RGB      = 1,
     BGR      = 2,
@@ -43,14 +46,14 @@ enum ImageFormat {
 };
 
 /** sampling filter (OpenCV's INTER_NEAREST / INTER_LINEAR / INTER_CUBIC with a = -0.75) */
-enum Filter { NEAREST = 0, BILINEAR = 1, BICUBIC = 2 };
+enum Filter : int { NEAREST = 0, BILINEAR = 1, BICUBIC = 2 };
 
 /**
  * what a sample outside the source reads: CLAMP_TO_EDGE = the nearest edge pixel
  * (BORDER_REPLICATE), ZERO = the padding value, 0 unless setPadding (BORDER_CONSTANT),
  * REPEAT = the image tiled (BORDER_WRAP). Applied per filter tap.
  */
-enum Wrap { CLAMP_TO_EDGE = 0, ZERO = 1, REPEAT = 2 };
+enum Wrap : int { CLAMP_TO_EDGE = 0, ZERO = 1, REPEAT = 2 };
 
 /**
  * One configured conversion. Supported source -> destination formats:
