@@ -24,7 +24,8 @@ static ErrorCode shapeCumSum(const Schema::Op* op, const std::vector<Tensor*>& i
     const int rank = x->dimensions();
     auto avals = ShapeUtils::readInts(a);
     if (avals.empty()) {
-        return ShapeUtils::error(op, INVALID_VALUE, "axis input %s has no value", TensorUtils::describe(a)->name.c_str());
+        return ShapeUtils::error(op, INVALID_VALUE, "axis input %s has no value",
+                                 TensorUtils::describe(a)->name.c_str());
     }
     const int64_t axis = avals[0];
     if (axis < -rank || axis >= rank) {
