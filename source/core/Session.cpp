@@ -70,6 +70,16 @@ Session::~Session() {
         mCPUFallback->onClearBuffer();
     }
     mUnits.clear();
+    // Backends forget their planned tensors before the tensors go (their destructors touch them).
+    for (auto& b : mBackends) {
+        b->onClearBuffer();
+    }
+    if (mCPUFallback) {
+        mCPUFallback->onClearBuffer();
+    }
+    if (mEvalBackend) {
+        mEvalBackend->onClearBuffer();
+    }
     mTensors.clear();
     mBackends.clear();
     mCPUFallback.reset();
