@@ -80,8 +80,8 @@ TEST(ConverterWeights, Fp16StoresHalvesWithinHalfPrecision) {
     auto r = convert(b, o);
     ASSERT_TRUE(r.ok) << r.error;
     auto plain = convert(b);
-    // 16*8 + 8*4*9 + 8 = 424 weights: 848 bytes saved
-    EXPECT_LE(r.model.size() + 848, plain.model.size()) << Convert::describeModel(r.model) << Convert::describeModel(plain.model);
+    // 16*8 + 8*4*9 + 8 = 424 weights: 848 bytes saved (less flatbuffer alignment)
+    EXPECT_LE(r.model.size() + 800, plain.model.size()) << Convert::describeModel(r.model) << Convert::describeModel(plain.model);
     auto net = netOf(r.model);
     for (auto name : {"wm", "wc", "bc"}) {
         auto blob = blobNamed(net, name);
