@@ -149,7 +149,7 @@ Session* Interpreter::createMultiPathSession(const std::vector<ScheduleConfig>& 
 
 Session* Interpreter::createMultiPathSession(const std::vector<ScheduleConfig>& configs) {
     std::lock_guard<std::mutex> l(mNet->lock);
-    if (!mNet->net) {
+    if (!mNet->net || mNet->released) {
         MNN_ERROR("createSession: the model was released (releaseModel); create sessions before releasing it\n");
         return nullptr;
     }
@@ -163,8 +163,7 @@ Session* Interpreter::createMultiPathSession(const std::vector<ScheduleConfig>& 
     options.arenaLimitBytes = mNet->arenaLimit;
     std::unique_ptr<Session> s(new Session(GraphRef::fromNet(mNet->net), configs, options));
     if (!s->init()) {
-        MNN_ERROR("createSession failed\n");
-        return nullptr;
+        return nullptr;  // init logged the reason
     }
     auto r = s.get();
     mNet->sessions.emplace_back(std::move(s));
@@ -335,7 +334,8 @@ void Interpreter::resizeTensor(Tensor* tensor, const std::vector<int>& dims) {
     for (auto& s : mNet->sessions) {
         if (s->hasInputTensor(tensor)) {
             TensorUtils::setShape(tensor, dims);
-            TensorUtils::freeHost(tensor);
+            // inputs own their memory: the app may fill it before the (possibly deferred) resize
+            TensorUtils::allocHost(tensor);
             s->markResize();
             return;
         }

@@ -31,7 +31,7 @@ void forEachBroadcast2(const std::vector<int>& out, const std::vector<int64_t>& 
         f(0, 0, 0);
         return;
     }
-    std::vector<int> idx(rank, 0);
+    int idx[MNN_MAX_TENSOR_DIM] = {0};
     int64_t oa = 0, ob = 0;
     const int inner = out[rank - 1];
     const int64_t ia = sa[rank - 1], ib = sb[rank - 1];

@@ -92,11 +92,16 @@ static T powT(T a, T b) {
     return (T)pow((double)a, (double)b);
 }
 
+struct BroadcastPlan {
+    std::vector<int> out;
+    std::vector<int64_t> sa, sb;
+};
+
 template <typename T>
-static void runBinary(BinaryOpType type, const Tensor* A, const Tensor* B, Tensor* C) {
-    auto out = TensorUtils::shape(C);
-    auto sa = CPUUtils::broadcastStrides(TensorUtils::shape(A), out);
-    auto sb = CPUUtils::broadcastStrides(TensorUtils::shape(B), out);
+static void runBinary(BinaryOpType type, const Tensor* A, const Tensor* B, Tensor* C, const BroadcastPlan& plan) {
+    const auto& out = plan.out;
+    const auto& sa = plan.sa;
+    const auto& sb = plan.sb;
     const T* a = A->host<T>();
     const T* b = B->host<T>();
 #define MNN_BIN(EXPR, OT)                                                                         \
@@ -140,10 +145,10 @@ static void runBinary(BinaryOpType type, const Tensor* A, const Tensor* B, Tenso
 }
 
 // Mixed input types (Pow with an integer exponent): compute in double.
-static void runBinaryMixed(BinaryOpType type, const Tensor* A, const Tensor* B, Tensor* C) {
-    auto out = TensorUtils::shape(C);
-    auto sa = CPUUtils::broadcastStrides(TensorUtils::shape(A), out);
-    auto sb = CPUUtils::broadcastStrides(TensorUtils::shape(B), out);
+static void runBinaryMixed(BinaryOpType type, const Tensor* A, const Tensor* B, Tensor* C, const BroadcastPlan& plan) {
+    const auto& out = plan.out;
+    const auto& sa = plan.sa;
+    const auto& sb = plan.sb;
     CPUUtils::forEachBroadcast2(out, sa, sb, [&](int64_t o, int64_t ia, int64_t ib) {
         double x = CPUUtils::readAsDouble(A, ia);
         double y = CPUUtils::readAsDouble(B, ib);
@@ -173,6 +178,9 @@ public:
                       TensorUtils::typeName(ta), TensorUtils::typeName(tb));
             return NOT_SUPPORT;
         }
+        mPlan.out = TensorUtils::shape(outputs[0]);
+        mPlan.sa = CPUUtils::broadcastStrides(TensorUtils::shape(inputs[0]), mPlan.out);
+        mPlan.sb = CPUUtils::broadcastStrides(TensorUtils::shape(inputs[1]), mPlan.out);
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
@@ -181,28 +189,28 @@ public:
         auto C = outputs[0];
         auto t = A->getType();
         if (t != B->getType()) {
-            runBinaryMixed(mType, A, B, C);
+            runBinaryMixed(mType, A, B, C, mPlan);
             return NO_ERROR;
         }
         if (t.code == halide_type_float) {
             if (t.bits == 64) {
-                runBinary<double>(mType, A, B, C);
+                runBinary<double>(mType, A, B, C, mPlan);
             } else {
-                runBinary<float>(mType, A, B, C);
+                runBinary<float>(mType, A, B, C, mPlan);
             }
         } else if (t.code == halide_type_int) {
             switch (t.bits) {
-                case 8: runBinary<int8_t>(mType, A, B, C); break;
-                case 16: runBinary<int16_t>(mType, A, B, C); break;
-                case 32: runBinary<int32_t>(mType, A, B, C); break;
-                default: runBinary<int64_t>(mType, A, B, C); break;
+                case 8: runBinary<int8_t>(mType, A, B, C, mPlan); break;
+                case 16: runBinary<int16_t>(mType, A, B, C, mPlan); break;
+                case 32: runBinary<int32_t>(mType, A, B, C, mPlan); break;
+                default: runBinary<int64_t>(mType, A, B, C, mPlan); break;
             }
         } else {
             switch (t.bits) {
-                case 8: runBinary<uint8_t>(mType, A, B, C); break;
-                case 16: runBinary<uint16_t>(mType, A, B, C); break;
-                case 32: runBinary<uint32_t>(mType, A, B, C); break;
-                default: runBinary<uint64_t>(mType, A, B, C); break;
+                case 8: runBinary<uint8_t>(mType, A, B, C, mPlan); break;
+                case 16: runBinary<uint16_t>(mType, A, B, C, mPlan); break;
+                case 32: runBinary<uint32_t>(mType, A, B, C, mPlan); break;
+                default: runBinary<uint64_t>(mType, A, B, C, mPlan); break;
             }
         }
         return NO_ERROR;
@@ -210,6 +218,7 @@ public:
 
 private:
     BinaryOpType mType;
+    BroadcastPlan mPlan;
 };
 
 static Execution* createBinaryOp(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

@@ -1,0 +1,84 @@
+// runSession allocates nothing once shapes are known: every heap allocation of the process is
+// counted through malloc-family overrides (glibc), and two runs must add none.
+#include <MNN/Interpreter.hpp>
+#include <atomic>
+#include "ModelBuilder.hpp"
+#include "TestUtils.hpp"
+
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define MNN_COUNT_ALLOCATIONS 1
+static std::atomic<long> gAllocations{0};
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void* __libc_memalign(size_t, size_t);
+void __libc_free(void*);
+void* malloc(size_t n) {
+    gAllocations++;
+    return __libc_malloc(n);
+}
+void* calloc(size_t a, size_t b) {
+    gAllocations++;
+    return __libc_calloc(a, b);
+}
+void* realloc(void* p, size_t n) {
+    gAllocations++;
+    return __libc_realloc(p, n);
+}
+void free(void* p) {
+    __libc_free(p);
+}
+int posix_memalign(void** out, size_t align, size_t n) {
+    gAllocations++;
+    void* p = __libc_memalign(align, n);
+    if (!p) {
+        return 12;  // ENOMEM
+    }
+    *out = p;
+    return 0;
+}
+void* aligned_alloc(size_t align, size_t n) {
+    gAllocations++;
+    return __libc_memalign(align, n);
+}
+void* memalign(size_t align, size_t n) {
+    gAllocations++;
+    return __libc_memalign(align, n);
+}
+}
+#endif
+
+using namespace MNN;
+using namespace MNN::Test;
+
+TEST(AllocationFree, RunSessionAllocatesNothing) {
+#ifndef MNN_COUNT_ALLOCATIONS
+    GTEST_SKIP() << "allocation counting needs glibc without sanitizers";
+#else
+    ModelBuilder mb;
+    mb.input("x", {4, 16});
+    mb.constant("c", {16}, randomFloats(16, 3));
+    Schema::BinaryParamT add, mul;
+    mul.type = Schema::BinaryOpType::MUL;
+    mb.op(Schema::OpType::BinaryOp, "a", {"x", "c"}, {"y"})->param.Set(add);
+    mb.op(Schema::OpType::BinaryOp, "b", {"y", "x"}, {"z"})->param.Set(mul);
+    mb.op(Schema::OpType::BinaryOp, "c", {"z", "y"}, {"w"})->param.Set(add);
+    mb.output("w");
+    auto buf = mb.finish();
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(buf.data(), buf.size()));
+    auto session = net->createSession(ScheduleConfig());
+    ASSERT_NE(session, nullptr);
+    ASSERT_EQ(net->runSession(session), NO_ERROR);  // warm
+    long before = gAllocations.load();
+    for (int i = 0; i < 5; ++i) {
+        ASSERT_EQ(net->runSession(session), NO_ERROR);
+    }
+    long after = gAllocations.load();
+    EXPECT_EQ(after - before, 0) << "runSession allocated " << (after - before) << " times";
+    // sanity: the counter does count (a resize allocates)
+    net->resizeTensor(net->getSessionInput(session, nullptr), {8, 16});
+    net->resizeSession(session);
+    EXPECT_GT(gAllocations.load(), after);
+#endif
+}
