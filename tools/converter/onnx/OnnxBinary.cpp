@@ -51,7 +51,7 @@ void mapPRelu(OnnxNode& node) {
     node.addOp(Schema::OpType::PRelu, {node.input(0), node.input(1)}, {node.output(0)});
 }
 
-/** Sum / Mean / Max / Min with N inputs: one input -> Identity, else a chain of BinaryOps */
+/** Sum / Mean / Max / Min with N inputs: one input -> Identity, two -> BinaryOp, more -> Mean (variadic) */
 void mapVariadic(OnnxNode& node) {
     using B = Schema::BinaryOpType;
     auto ins = node.inputs();
@@ -73,32 +73,10 @@ void mapVariadic(OnnxNode& node) {
         setParam<Schema::BinaryParamT>(op)->type = B::MEAN;
         return;
     }
-    B type = t == "Max" ? B::MAXIMUM : (t == "Min" ? B::MINIMUM : B::ADD);
-    int acc = ins[0];
-    for (size_t i = 1; i < ins.size(); ++i) {
-        bool last = i + 1 == ins.size() && t != "Mean";
-        int out = last ? node.output(0) : node.tmp("acc" + std::to_string(i));
-        auto op = node.addOp(Schema::OpType::BinaryOp, {acc, ins[i]}, {out}, "step" + std::to_string(i));
-        setParam<Schema::BinaryParamT>(op)->type = type;
-        acc = out;
-    }
-    if (t == "Mean") {
-        Schema::DataType dt = Schema::DataType::DT_FLOAT;
-        node.knownType(ins[0], &dt);
-        int n;
-        float count = (float)ins.size();
-        if (dt == Schema::DataType::DT_DOUBLE) {
-            double c = (double)ins.size();
-            n = node.graph().addConstant(node.name() + "/count", makeBlob(dt, {}, &c, 8));
-        } else if (dt == Schema::DataType::DT_FLOAT16) {
-            uint16_t h = floatToHalf(count);
-            n = node.graph().addConstant(node.name() + "/count", makeBlob(dt, {}, &h, 2));
-        } else {
-            n = node.constFloat("count", {}, {count});
-        }
-        auto op = node.addOp(Schema::OpType::BinaryOp, {acc, n}, {node.output(0)}, "div");
-        setParam<Schema::BinaryParamT>(op)->type = B::DIV;
-    }
+    // three or more: the variadic Mean op (BinaryParam ADD / MEAN / MAXIMUM / MINIMUM)
+    auto op = node.addOp(Schema::OpType::Mean, ins, {node.output(0)});
+    setParam<Schema::BinaryParamT>(op)->type =
+        t == "Max" ? B::MAXIMUM : (t == "Min" ? B::MINIMUM : (t == "Mean" ? B::MEAN : B::ADD));
 }
 
 /** Clip: constant bounds -> UnaryOp CLIP (float) or MAXIMUM/MINIMUM (other types); else BinaryOps */
