@@ -31,19 +31,20 @@ TEST(ConverterUnsupported, EveryUnsupportedOpListed) {
 }
 
 TEST(ConverterUnsupported, UnsupportedAttributeValueListed) {
-    OnnxBuilder b(15);
+    OnnxBuilder b(13);
     b.input("x", {1, 2, 3, 3});
-    b.initializer("s", {2}, {1, 1});
-    b.initializer("bb", {2}, {0, 0});
-    b.initializer("m", {2}, {0, 0});
-    b.initializer("v", {2}, {1, 1});
-    auto n = b.node("BatchNormalization", {"x", "s", "bb", "m", "v"}, {"y", "rm", "rv"}, "bn_train");
-    OnnxBuilder::attr(n, "training_mode", (int64_t)1);
+    b.initializer("ratio", {}, {0.5f});
+    auto t = b.graph().add_initializer();
+    t->set_name("train");
+    t->set_data_type(onnx::TensorProto::BOOL);
+    t->add_int32_data(1);
+    b.node("Dropout", {"x", "ratio", "train"}, {"y"}, "drop_train");
     b.output("y");
     auto r = convert(b);
     EXPECT_FALSE(r.ok);
     ASSERT_EQ(r.unsupported.size(), 1u);
-    EXPECT_EQ(r.unsupported[0].second, "bn_train");
+    EXPECT_EQ(r.unsupported[0].first, "Dropout");
+    EXPECT_EQ(r.unsupported[0].second, "drop_train");
     EXPECT_NE(r.error.find("training_mode"), std::string::npos);
 }
 

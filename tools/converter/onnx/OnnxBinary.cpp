@@ -48,7 +48,19 @@ void mapBinary(OnnxNode& node) {
 }
 
 void mapPRelu(OnnxNode& node) {
-    node.addOp(Schema::OpType::PRelu, {node.input(0), node.input(1)}, {node.output(0)});
+    int slope = node.input(1);
+    // PRelu-1/6: a 1-D slope of C values applies along the channel axis (later opsets broadcast
+    // numpy-style from the right): reshape it to [C, 1, ...] for the latest form
+    auto b = node.constInput(1);
+    std::vector<int> xd;
+    if (node.opset() < 7 && b && b->dims.size() == 1 && b->dims[0] > 1 && node.knownShape(node.input(0), &xd) &&
+        xd.size() >= 3) {
+        auto nb = cloneBlob(*b);
+        nb->dims.assign(xd.size() - 1, 1);
+        nb->dims[0] = b->dims[0];
+        slope = node.graph().addConstant(node.name() + "/slope", std::move(nb));
+    }
+    node.addOp(Schema::OpType::PRelu, {node.input(0), slope}, {node.output(0)});
 }
 
 /** Sum / Mean / Max / Min with N inputs: one input -> Identity, two -> BinaryOp, more -> Mean (variadic) */
