@@ -4,6 +4,7 @@
 
 using namespace MNN;
 using namespace MNN::Test;
+using T = MNN::Schema::OpType;
 
 namespace {
 struct Mapped {
@@ -254,4 +255,26 @@ TEST(ConverterMapping, DropoutAndIdentityBecomeIdentity) {
     auto r = convert(b, o);
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(opCounts(r.model)["Identity"], 2);
+}
+
+TEST(ConverterMapping, LegacyBroadcastWithAxis) {
+    OnnxBuilder b(6);
+    b.input("a", {2, 3, 2});
+    b.input("c", {3});
+    auto n = b.node("Add", {"a", "c"}, {"y"});
+    OnnxBuilder::attr(n, "broadcast", (int64_t)1);
+    OnnxBuilder::attr(n, "axis", (int64_t)1);
+    b.output("y");
+    auto r = convert(b);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(opCounts(r.model)["Unsqueeze"], 1);
+    REQUIRE_ENGINE_OPS(T::Unsqueeze);
+    std::vector<float> a(12), ref(12);
+    std::vector<float> c = {10, 20, 30};
+    for (int i = 0; i < 12; ++i) {
+        a[i] = (float)i;
+        ref[i] = a[i] + c[(i / 2) % 3];  // c lines up with a's axis 1
+    }
+    auto out = runFloat(r.model, {{"a", {{2, 3, 2}, a}}, {"c", {{3}, c}}});
+    EXPECT_TRUE(allClose(out["y"], ref));
 }

@@ -37,13 +37,36 @@ void mapBinary(OnnxNode& node) {
         }
         type = it->second;
     }
-    if (node.opset() < 7 && node.hasAttr("broadcast") && node.hasAttr("axis")) {
-        node.unsupported("opset < 7 broadcast with axis");
-    }
     if (node.input(0) < 0 || node.input(1) < 0) {
         node.invalid("needs two inputs");
     }
-    auto op = node.addOp(Schema::OpType::BinaryOp, {node.input(0), node.input(1)}, {node.output(0)});
+    int b = node.input(1);
+    if (node.opset() < 7 && node.attrInt("broadcast", 0) != 0 && node.hasAttr("axis")) {
+        // legacy broadcast: B's dims line up with A's starting at `axis`; numpy aligns from the
+        // right, so B gets trailing 1s
+        std::vector<int> ad, bd;
+        if (!node.knownShape(node.input(0), &ad) || !node.knownShape(b, &bd)) {
+            node.unsupported("opset < 7 broadcast with axis on inputs of unknown rank");
+        }
+        int axis = (int)node.attrInt("axis", 0);
+        if (axis < 0) {
+            axis += (int)ad.size();
+        }
+        int pad = (int)ad.size() - axis - (int)bd.size();
+        if (axis < 0 || pad < 0) {
+            node.invalid("broadcast axis does not fit the input ranks");
+        }
+        if (pad > 0) {
+            std::vector<int64_t> axes;
+            for (int i = 0; i < pad; ++i) {
+                axes.push_back((int64_t)bd.size() + i);
+            }
+            int unsq = node.tmp("b_aligned");
+            node.addOp(Schema::OpType::Unsqueeze, {b, node.constInt64("b_axes", {pad}, axes)}, {unsq}, "align");
+            b = unsq;
+        }
+    }
+    auto op = node.addOp(Schema::OpType::BinaryOp, {node.input(0), b}, {node.output(0)});
     setParam<Schema::BinaryParamT>(op)->type = type;
 }
 
