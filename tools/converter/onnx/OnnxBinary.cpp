@@ -37,21 +37,56 @@ void mapBinary(OnnxNode& node) {
         }
         type = it->second;
     }
-    if (node.opset() < 7 && node.hasAttr("broadcast") && node.hasAttr("axis")) {
-        node.unsupported("opset < 7 broadcast with axis");
-    }
     if (node.input(0) < 0 || node.input(1) < 0) {
         node.invalid("needs two inputs");
     }
-    auto op = node.addOp(Schema::OpType::BinaryOp, {node.input(0), node.input(1)}, {node.output(0)});
+    int b = node.input(1);
+    if (node.opset() < 7 && node.attrInt("broadcast", 0) != 0 && node.hasAttr("axis")) {
+        // legacy broadcast: B's dims line up with A's starting at `axis`; numpy aligns from the
+        // right, so B gets trailing 1s
+        std::vector<int> ad, bd;
+        if (!node.knownShape(node.input(0), &ad) || !node.knownShape(b, &bd)) {
+            node.unsupported("opset < 7 broadcast with axis on inputs of unknown rank");
+        }
+        int axis = (int)node.attrInt("axis", 0);
+        if (axis < 0) {
+            axis += (int)ad.size();
+        }
+        int pad = (int)ad.size() - axis - (int)bd.size();
+        if (axis < 0 || pad < 0) {
+            node.invalid("broadcast axis does not fit the input ranks");
+        }
+        if (pad > 0) {
+            std::vector<int64_t> axes;
+            for (int i = 0; i < pad; ++i) {
+                axes.push_back((int64_t)bd.size() + i);
+            }
+            int unsq = node.tmp("b_aligned");
+            node.addOp(Schema::OpType::Unsqueeze, {b, node.constInt64("b_axes", {pad}, axes)}, {unsq}, "align");
+            b = unsq;
+        }
+    }
+    auto op = node.addOp(Schema::OpType::BinaryOp, {node.input(0), b}, {node.output(0)});
     setParam<Schema::BinaryParamT>(op)->type = type;
 }
 
 void mapPRelu(OnnxNode& node) {
-    node.addOp(Schema::OpType::PRelu, {node.input(0), node.input(1)}, {node.output(0)});
+    int slope = node.input(1);
+    // PRelu-1/6: a 1-D slope of C values applies along the channel axis (later opsets broadcast
+    // numpy-style from the right): reshape it to [C, 1, ...] for the latest form
+    auto b = node.constInput(1);
+    std::vector<int> xd;
+    if (node.opset() < 7 && b && b->dims.size() == 1 && b->dims[0] > 1 && node.knownShape(node.input(0), &xd) &&
+        xd.size() >= 3) {
+        auto nb = cloneBlob(*b);
+        nb->dims.assign(xd.size() - 1, 1);
+        nb->dims[0] = b->dims[0];
+        slope = node.graph().addConstant(node.name() + "/slope", std::move(nb));
+    }
+    node.addOp(Schema::OpType::PRelu, {node.input(0), slope}, {node.output(0)});
 }
 
-/** Sum / Mean / Max / Min with N inputs: one input -> Identity, else a chain of BinaryOps */
+/** Sum / Mean / Max / Min with N inputs: one input -> Identity, two -> BinaryOp, more -> Mean (variadic) */
 void mapVariadic(OnnxNode& node) {
     using B = Schema::BinaryOpType;
     auto ins = node.inputs();
@@ -73,32 +108,10 @@ void mapVariadic(OnnxNode& node) {
         setParam<Schema::BinaryParamT>(op)->type = B::MEAN;
         return;
     }
-    B type = t == "Max" ? B::MAXIMUM : (t == "Min" ? B::MINIMUM : B::ADD);
-    int acc = ins[0];
-    for (size_t i = 1; i < ins.size(); ++i) {
-        bool last = i + 1 == ins.size() && t != "Mean";
-        int out = last ? node.output(0) : node.tmp("acc" + std::to_string(i));
-        auto op = node.addOp(Schema::OpType::BinaryOp, {acc, ins[i]}, {out}, "step" + std::to_string(i));
-        setParam<Schema::BinaryParamT>(op)->type = type;
-        acc = out;
-    }
-    if (t == "Mean") {
-        Schema::DataType dt = Schema::DataType::DT_FLOAT;
-        node.knownType(ins[0], &dt);
-        int n;
-        float count = (float)ins.size();
-        if (dt == Schema::DataType::DT_DOUBLE) {
-            double c = (double)ins.size();
-            n = node.graph().addConstant(node.name() + "/count", makeBlob(dt, {}, &c, 8));
-        } else if (dt == Schema::DataType::DT_FLOAT16) {
-            uint16_t h = floatToHalf(count);
-            n = node.graph().addConstant(node.name() + "/count", makeBlob(dt, {}, &h, 2));
-        } else {
-            n = node.constFloat("count", {}, {count});
-        }
-        auto op = node.addOp(Schema::OpType::BinaryOp, {acc, n}, {node.output(0)}, "div");
-        setParam<Schema::BinaryParamT>(op)->type = B::DIV;
-    }
+    // three or more: the variadic Mean op (BinaryParam ADD / MEAN / MAXIMUM / MINIMUM)
+    auto op = node.addOp(Schema::OpType::Mean, ins, {node.output(0)});
+    setParam<Schema::BinaryParamT>(op)->type =
+        t == "Max" ? B::MAXIMUM : (t == "Min" ? B::MINIMUM : (t == "Mean" ? B::MEAN : B::ADD));
 }
 
 /** Clip: constant bounds -> UnaryOp CLIP (float) or MAXIMUM/MINIMUM (other types); else BinaryOps */

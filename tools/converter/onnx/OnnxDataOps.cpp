@@ -113,11 +113,11 @@ void mapOneHot(OnnxNode& node) {
     setParam<Schema::AxisParamT>(op)->axis = (int)node.attrInt("axis", -1);
 }
 
-/** Compress: AxisParam.axes = [axis] when the attribute is given, empty = flatten first */
+/** Compress: AxisParam (axis, axes = [axis]) when the attribute is given; no param = flatten first */
 void mapCompress(OnnxNode& node) {
     auto op = node.addOp(Schema::OpType::Compress, {node.input(0), node.input(1)}, {node.output(0)});
-    auto p = setParam<Schema::AxisParamT>(op);
-    if (node.hasAttr("axis")) {
+    if (node.hasAttr("axis")) {  // no AxisParam at all: the input is flattened first
+        auto p = setParam<Schema::AxisParamT>(op);
         p->axis = (int)node.attrInt("axis", 0);
         p->axes = {p->axis};
     }

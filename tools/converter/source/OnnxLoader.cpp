@@ -440,10 +440,7 @@ void loadOnnx(const void* data, size_t size, const Options& options, const std::
         }
     }
     if (session.opset == 0) {
-        session.opset = model.opset_import_size() == 0 ? 1 : 0;
-        if (session.opset == 0) {
-            throw ConvertError("the model imports no ai.onnx opset");
-        }
+        session.opset = 1;  // no ai.onnx import (IR < 3 or only other domains): nodes of other domains are listed
     }
     report->opset = session.opset;
     report->producer = model.producer_name() + (model.producer_version().empty() ? "" : " " + model.producer_version());

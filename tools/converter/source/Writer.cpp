@@ -121,7 +121,9 @@ void compressWeights(Graph& g, const Options& options) {
             quantize(b, axis);
             continue;
         }
-        if (options.fp16 && count > 0 && (count >= 32 || allWeights)) {
+        // biases and other 1-D vectors stay float: they are small, and their rounding adds directly
+        // to every output of the layer
+        if (options.fp16 && count > 0 && b.dims.size() >= 2 && (count >= 32 || allWeights)) {
             toHalf(b);
         }
     }

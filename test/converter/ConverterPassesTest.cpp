@@ -1,0 +1,291 @@
+// Graph passes: op counts before / after, and both models give the same outputs in the engine.
+#include <cmath>
+#include "OnnxTestBuilder.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+using T = MNN::Schema::OpType;
+
+namespace {
+struct Both {
+    std::vector<uint8_t> before, after;
+};
+
+Both convertBoth(const OnnxBuilder& b) {
+    Convert::Options o;
+    o.optimize = false;
+    auto r0 = convert(b, o);
+    o.optimize = true;
+    auto r1 = convert(b, o);
+    EXPECT_TRUE(r0.ok) << r0.error;
+    EXPECT_TRUE(r1.ok) << r1.error;
+    return {r0.model, r1.model};
+}
+
+std::vector<std::string> outputNames(const std::vector<uint8_t>& model) {
+    auto net = netOf(model);
+    std::vector<std::string> v;
+    for (auto o : *net->outputs()) v.push_back(net->tensorNames()->Get(o)->str());
+    return v;
+}
+
+/** runs both with the same inputs; outputs must match (same names) */
+void expectSameOutputs(const Both& m, const std::map<std::string, std::pair<std::vector<int>, std::vector<float>>>& in,
+                       float atol = 1e-5f, float rtol = 1e-4f) {
+    EXPECT_EQ(outputNames(m.before), outputNames(m.after));
+    auto a = runFloat(m.before, in);
+    auto b = runFloat(m.after, in);
+    ASSERT_EQ(a.size(), b.size());
+    for (auto& kv : a) {
+        ASSERT_TRUE(b.count(kv.first)) << kv.first;
+        EXPECT_TRUE(allClose(b[kv.first], kv.second, atol, rtol)) << kv.first;
+    }
+}
+} // namespace
+
+TEST(ConverterPasses, ConstantFoldingOfConstantSubexpressions) {
+    OnnxBuilder b;
+    b.input("x", {2, 2});
+    b.initializer("a", {2}, {1, 2});
+    b.initializer("c", {2}, {3, 4});
+    b.node("Mul", {"a", "c"}, {"ac"});       // constant
+    b.node("Sub", {"ac", "a"}, {"k"});       // constant
+    b.node("Add", {"x", "k"}, {"y"});
+    b.output("y");
+    auto m = convertBoth(b);
+    EXPECT_EQ(totalOps(m.before), 3);
+    EXPECT_EQ(totalOps(m.after), 1);
+    auto in = std::map<std::string, std::pair<std::vector<int>, std::vector<float>>>{{"x", {{2, 2}, {1, 2, 3, 4}}}};
+    expectSameOutputs(m, in);
+    EXPECT_TRUE(allClose(runFloat(m.after, in)["y"], {3, 8, 5, 10}));
+}
+
+TEST(ConverterPasses, ShapeChainFoldsWhenInputShapeStatic) {
+    REQUIRE_ENGINE_OPS(T::Shape, T::Gather, T::Concat, T::Reshape, T::Unsqueeze);
+    OnnxBuilder b(13);
+    b.input("x", {2, 3, 4});
+    b.initializerInt64("zero", {}, {0});
+    b.initializerInt64("axes0", {1}, {0});
+    b.initializerInt64("minus1", {1}, {-1});
+    b.node("Shape", {"x"}, {"s"});
+    b.node("Gather", {"s", "zero"}, {"n"});
+    b.node("Unsqueeze", {"n", "axes0"}, {"n1"});
+    OnnxBuilder::attr(b.node("Concat", {"n1", "minus1"}, {"shape"}), "axis", (int64_t)0);
+    b.node("Reshape", {"x", "shape"}, {"y"});
+    b.output("y");
+    auto m = convertBoth(b);
+    EXPECT_EQ(totalOps(m.before), 5);
+    EXPECT_EQ(totalOps(m.after), 1);
+    EXPECT_EQ(opCounts(m.after)["Reshape"], 1);
+    std::vector<float> x(24);
+    for (int i = 0; i < 24; ++i) x[i] = (float)i;
+    expectSameOutputs(m, {{"x", {{2, 3, 4}, x}}});
+    // with a dynamic batch the chain stays
+    OnnxBuilder d = b;
+    d.graph().mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("N");
+    auto md = convertBoth(d);
+    EXPECT_EQ(totalOps(md.after), 5);
+}
+
+TEST(ConverterPasses, IdentityAndDropoutRemovedOutputNameKept) {
+    OnnxBuilder b(13);
+    b.input("x", {3});
+    b.node("Identity", {"x"}, {"i"});
+    b.node("Add", {"i", "i"}, {"a"});
+    b.node("Dropout", {"a"}, {"y"});
+    b.output("y");
+    auto m = convertBoth(b);
+    EXPECT_EQ(opCounts(m.before)["Identity"], 2);
+    EXPECT_EQ(opCounts(m.after).count("Identity"), 0u);
+    EXPECT_EQ(totalOps(m.after), 1);
+    EXPECT_EQ(outputNames(m.after), std::vector<std::string>({"y"}));
+    EXPECT_TRUE(allClose(runFloat(m.after, {{"x", {{3}, {1, 2, 3}}}})["y"], {2, 4, 6}));
+    REQUIRE_ENGINE_OPS(T::Identity);
+    expectSameOutputs(m, {{"x", {{3}, {1, 2, 3}}}});
+}
+
+TEST(ConverterPasses, DeadNodesRemoved) {
+    OnnxBuilder b;
+    b.input("x", {2});
+    b.initializer("unused_w", {2}, {1, 1});
+    b.node("Mul", {"x", "unused_w"}, {"dead"});
+    b.node("Add", {"x", "x"}, {"y"});
+    b.output("y");
+    auto m = convertBoth(b);
+    EXPECT_EQ(totalOps(m.before), 2);
+    EXPECT_EQ(totalOps(m.after), 1);
+    auto net = netOf(m.after);
+    EXPECT_EQ(net->constants() ? net->constants()->size() : 0u, 0u);
+    expectSameOutputs(m, {{"x", {{2}, {1, -2}}}});
+}
+
+TEST(ConverterPasses, BatchNormFoldedIntoConvAndGemm) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::BatchNorm, T::Gemm);
+    OnnxBuilder b(13);
+    b.input("x", {1, 2, 4, 4});
+    b.initializer("w", {3, 2, 3, 3}, randomFloats(54, 1));
+    b.initializer("bias", {3}, {0.1f, -0.2f, 0.3f});
+    b.initializer("s", {3}, {1.5f, 0.5f, -1.0f});
+    b.initializer("t", {3}, {0.2f, 0.0f, -0.3f});
+    b.initializer("mu", {3}, {0.1f, -0.1f, 0.5f});
+    b.initializer("var", {3}, {0.9f, 1.1f, 0.3f});
+    auto c = b.node("Conv", {"x", "w", "bias"}, {"c"});
+    OnnxBuilder::attr(c, "pads", std::vector<int64_t>{1, 1, 1, 1});
+    b.node("BatchNormalization", {"c", "s", "t", "mu", "var"}, {"y"});
+    b.output("y");
+    auto m = convertBoth(b);
+    EXPECT_EQ(opCounts(m.before)["BatchNorm"], 1);
+    EXPECT_EQ(opCounts(m.after).count("BatchNorm"), 0u);
+    EXPECT_EQ(totalOps(m.after), 1);
+    expectSameOutputs(m, {{"x", {{1, 2, 4, 4}, randomFloats(32, 2)}}});
+
+    OnnxBuilder g(13);
+    g.input("a", {2, 4});
+    g.initializer("B", {3, 4}, randomFloats(12, 3));
+    g.initializer("C", {3}, {1, 2, 3});
+    g.initializer("s", {3}, {1.5f, 0.5f, -1.0f});
+    g.initializer("t", {3}, {0.2f, 0.0f, -0.3f});
+    g.initializer("mu", {3}, {0.1f, -0.1f, 0.5f});
+    g.initializer("var", {3}, {0.9f, 1.1f, 0.3f});
+    auto gm = g.node("Gemm", {"a", "B", "C"}, {"c"});
+    OnnxBuilder::attr(gm, "transB", (int64_t)1);
+    OnnxBuilder::attr(gm, "beta", 0.5f);
+    g.node("BatchNormalization", {"c", "s", "t", "mu", "var"}, {"y"});
+    g.output("y");
+    auto mg = convertBoth(g);
+    EXPECT_EQ(totalOps(mg.after), 1);
+    expectSameOutputs(mg, {{"a", {{2, 4}, randomFloats(8, 4)}}});
+}
+
+TEST(ConverterPasses, ActivationFusedIntoConvAndGemm) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::Gemm);
+    OnnxBuilder b(13);
+    b.input("x", {1, 2, 3, 3});
+    b.initializer("w", {2, 2, 1, 1}, {1, -1, 0.5f, 2});
+    b.node("Conv", {"x", "w"}, {"c"});
+    b.node("Relu", {"c"}, {"y"});
+    b.input("a", {2, 2});
+    b.initializer("B", {2, 2}, {3, -1, 2, 4});
+    b.initializer("lo", {}, {0.0f});
+    b.initializer("hi", {}, {6.0f});
+    b.node("Gemm", {"a", "B"}, {"g"});
+    b.node("Clip", {"g", "lo", "hi"}, {"z"});
+    b.output("y");
+    b.output("z");
+    auto m = convertBoth(b);
+    EXPECT_EQ(opCounts(m.before)["UnaryOp"], 2);
+    EXPECT_EQ(opCounts(m.after).count("UnaryOp"), 0u);
+    auto net = netOf(m.after);
+    for (auto op : *net->ops()) {
+        if (op->type() == T::Convolution) EXPECT_EQ(op->param_as_ConvParam()->activation(), Schema::FusedActivation::RELU);
+        if (op->type() == T::Gemm) {
+            EXPECT_EQ(op->param_as_GemmParam()->activation(), Schema::FusedActivation::CLIP);
+            EXPECT_EQ(op->param_as_GemmParam()->clipMax(), 6.0f);
+        }
+    }
+    expectSameOutputs(m, {{"x", {{1, 2, 3, 3}, randomFloats(18, 5, -3, 3)}}, {"a", {{2, 2}, {1, 2, -3, 0.5f}}}});
+}
+
+TEST(ConverterPasses, TransposePairsCancelAndMerge) {
+    REQUIRE_ENGINE_OPS(T::Transpose);
+    OnnxBuilder b(13);
+    b.input("x", {2, 3, 4});
+    auto t1 = b.node("Transpose", {"x"}, {"t1"});
+    OnnxBuilder::attr(t1, "perm", std::vector<int64_t>{0, 2, 1});
+    auto t2 = b.node("Transpose", {"t1"}, {"t2"});
+    OnnxBuilder::attr(t2, "perm", std::vector<int64_t>{0, 2, 1});
+    b.node("Add", {"t2", "x"}, {"y"});
+    auto t3 = b.node("Transpose", {"x"}, {"t3"});
+    OnnxBuilder::attr(t3, "perm", std::vector<int64_t>{1, 0, 2});
+    auto t4 = b.node("Transpose", {"t3"}, {"z"});
+    OnnxBuilder::attr(t4, "perm", std::vector<int64_t>{0, 2, 1});
+    b.output("y");
+    b.output("z");
+    auto m = convertBoth(b);
+    EXPECT_EQ(opCounts(m.before)["Transpose"], 4);
+    EXPECT_EQ(opCounts(m.after)["Transpose"], 1);
+    std::vector<float> x(24);
+    for (int i = 0; i < 24; ++i) x[i] = (float)i;
+    expectSameOutputs(m, {{"x", {{2, 3, 4}, x}}});
+}
+
+TEST(ConverterPasses, LayerNormChainFused) {
+    REQUIRE_ENGINE_OPS(T::Reduce, T::UnaryOp, T::LayerNorm);
+    OnnxBuilder b(13);
+    b.input("x", {2, 3, 8});
+    b.initializer("two", {}, {2.0f});
+    b.initializer("eps", {}, {1e-5f});
+    b.initializer("gamma", {8}, randomFloats(8, 7, 0.5f, 1.5f));
+    b.initializer("beta", {8}, randomFloats(8, 8));
+    auto r1 = b.node("ReduceMean", {"x"}, {"m"});
+    OnnxBuilder::attr(r1, "axes", std::vector<int64_t>{-1});
+    b.node("Sub", {"x", "m"}, {"d"});
+    b.node("Pow", {"d", "two"}, {"d2"});
+    auto r2 = b.node("ReduceMean", {"d2"}, {"v"});
+    OnnxBuilder::attr(r2, "axes", std::vector<int64_t>{-1});
+    b.node("Add", {"v", "eps"}, {"ve"});
+    b.node("Sqrt", {"ve"}, {"sd"});
+    b.node("Div", {"d", "sd"}, {"n"});
+    b.node("Mul", {"n", "gamma"}, {"ng"});
+    b.node("Add", {"ng", "beta"}, {"y"});
+    b.output("y");
+    auto m = convertBoth(b);
+    EXPECT_EQ(totalOps(m.before), 9);
+    EXPECT_EQ(totalOps(m.after), 1);
+    EXPECT_EQ(opCounts(m.after)["LayerNorm"], 1);
+    expectSameOutputs(m, {{"x", {{2, 3, 8}, randomFloats(48, 9, -2, 2)}}}, 1e-4f, 1e-4f);
+}
+
+TEST(ConverterPasses, GeluErfChainFused) {
+    REQUIRE_ENGINE_OPS(T::UnaryOp);
+    OnnxBuilder b(13);
+    b.input("x", {16});
+    b.initializer("sqrt2", {}, {1.41421356f});
+    b.initializer("one", {}, {1.0f});
+    b.initializer("half", {}, {0.5f});
+    b.node("Div", {"x", "sqrt2"}, {"a"});
+    b.node("Erf", {"a"}, {"e"});
+    b.node("Add", {"e", "one"}, {"e1"});
+    b.node("Mul", {"x", "e1"}, {"xe"});
+    b.node("Mul", {"xe", "half"}, {"y"});
+    b.output("y");
+    auto m = convertBoth(b);
+    EXPECT_EQ(totalOps(m.before), 5);
+    EXPECT_EQ(totalOps(m.after), 1);
+    auto net = netOf(m.after);
+    EXPECT_EQ(net->ops()->Get(0)->param_as_UnaryParam()->type(), Schema::UnaryOpType::GELU);
+    auto x = randomFloats(16, 10, -4, 4);
+    expectSameOutputs(m, {{"x", {{16}, x}}});
+    std::vector<float> ref(16);
+    for (int i = 0; i < 16; ++i) ref[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] / std::sqrt(2.0f)));
+    EXPECT_TRUE(allClose(runFloat(m.after, {{"x", {{16}, x}}})["y"], ref));
+}
+
+TEST(ConverterPasses, HardSwishPatternsFused) {
+    REQUIRE_ENGINE_OPS(T::UnaryOp);
+    OnnxBuilder b(13);
+    b.input("x", {12});
+    b.initializer("three", {}, {3.0f});
+    b.initializer("six", {}, {6.0f});
+    b.initializer("zero", {}, {0.0f});
+    b.node("Add", {"x", "three"}, {"a"});
+    b.node("Clip", {"a", "zero", "six"}, {"c"});
+    b.node("Mul", {"x", "c"}, {"m"});
+    b.node("Div", {"m", "six"}, {"y"});
+    auto hs = b.node("HardSigmoid", {"x"}, {"h"});
+    OnnxBuilder::attr(hs, "alpha", 1.0f / 6.0f);
+    b.node("Mul", {"x", "h"}, {"z"});
+    b.output("y");
+    b.output("z");
+    auto m = convertBoth(b);
+    EXPECT_EQ(totalOps(m.before), 6);
+    EXPECT_EQ(totalOps(m.after), 2);
+    for (auto op : *netOf(m.after)->ops()) {
+        EXPECT_EQ(op->param_as_UnaryParam()->type(), Schema::UnaryOpType::HARD_SWISH);
+    }
+    auto x = randomFloats(12, 11, -5, 5);
+    expectSameOutputs(m, {{"x", {{12}, x}}});
+    std::vector<float> ref(12);
+    for (int i = 0; i < 12; ++i) ref[i] = x[i] * std::min(6.0f, std::max(0.0f, x[i] + 3.0f)) / 6.0f;
+    EXPECT_TRUE(allClose(runFloat(m.after, {{"x", {{12}, x}}})["y"], ref));
+}

@@ -1,0 +1,119 @@
+// Unsupported ops are all listed at once; MNNConvert exits non-zero with the list and on bad args.
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <fstream>
+#include <sstream>
+#include "OnnxTestBuilder.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+
+static OnnxBuilder modelWithUnsupported() {
+    OnnxBuilder b(17);
+    b.input("x", {4});
+    b.node("Relu", {"x"}, {"r"}, "relu");
+    b.node("FancyNewOp", {"r"}, {"f"}, "fancy_1");
+    b.node("Add", {"f", "x"}, {"a"}, "add");
+    auto n = b.node("Mystery", {"a"}, {"y"}, "mystery_2");
+    n->set_domain("com.example");
+    b.output("y");
+    return b;
+}
+
+TEST(ConverterUnsupported, EveryUnsupportedOpListed) {
+    auto r = convert(modelWithUnsupported());
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.model.empty());
+    ASSERT_EQ(r.unsupported.size(), 2u);
+    EXPECT_EQ(r.unsupported[0], std::make_pair(std::string("FancyNewOp"), std::string("fancy_1")));
+    EXPECT_EQ(r.unsupported[1], std::make_pair(std::string("com.example.Mystery"), std::string("mystery_2")));
+    EXPECT_NE(r.error.find("2 unsupported"), std::string::npos);
+}
+
+TEST(ConverterUnsupported, UnsupportedAttributeValueListed) {
+    OnnxBuilder b(13);
+    b.input("x", {1, 2, 3, 3});
+    b.initializer("ratio", {}, {0.5f});
+    auto t = b.graph().add_initializer();
+    t->set_name("train");
+    t->set_data_type(onnx::TensorProto::BOOL);
+    t->add_int32_data(1);
+    b.node("Dropout", {"x", "ratio", "train"}, {"y"}, "drop_train");
+    b.output("y");
+    auto r = convert(b);
+    EXPECT_FALSE(r.ok);
+    ASSERT_EQ(r.unsupported.size(), 1u);
+    EXPECT_EQ(r.unsupported[0].first, "Dropout");
+    EXPECT_EQ(r.unsupported[0].second, "drop_train");
+    EXPECT_NE(r.error.find("training_mode"), std::string::npos);
+}
+
+namespace {
+struct Run {
+    int code;
+    std::string output;
+};
+Run runConvert(const std::string& args) {
+    std::string exe = std::string(MNN_BINARY_DIR) + "/tools/converter/MNNConvert";
+    auto dir = tempDir("cli");
+    std::string log = dir + "/log.txt";
+    int status = system((exe + " " + args + " > " + log + " 2>&1").c_str());
+    std::ifstream f(log);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ss.str()};
+}
+} // namespace
+
+TEST(ConverterCli, UnsupportedListAndExitCode) {
+    auto dir = tempDir("cli_model");
+    auto b = modelWithUnsupported();
+    {
+        std::ofstream f(dir + "/m.onnx", std::ios::binary);
+        auto s = b.bytes();
+        f.write(s.data(), (std::streamsize)s.size());
+    }
+    auto r = runConvert("-f ONNX --modelFile " + dir + "/m.onnx --MNNModel " + dir + "/m.mnn");
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.output.find("FancyNewOp"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("fancy_1"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("mystery_2"), std::string::npos) << r.output;
+    std::ifstream written(dir + "/m.mnn");
+    EXPECT_FALSE(written.good());
+}
+
+TEST(ConverterCli, ConvertsAndReportsInfo) {
+    auto dir = tempDir("cli_ok");
+    OnnxBuilder b(13);
+    b.input("x", {-1, 4}, onnx::TensorProto::FLOAT, {"batch", ""});
+    b.initializer("w", {4}, {1, 2, 3, 4});
+    b.node("Mul", {"x", "w"}, {"y"});
+    b.output("y");
+    {
+        std::ofstream f(dir + "/m.onnx", std::ios::binary);
+        auto s = b.bytes();
+        f.write(s.data(), (std::streamsize)s.size());
+    }
+    auto r = runConvert("-f ONNX --modelFile " + dir + "/m.onnx --MNNModel " + dir + "/m.mnn --bizCode TestBiz --info "
+                        "--inputShape x:2x4");
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("TestBiz"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("x DT_FLOAT [2,4]"), std::string::npos) << r.output;
+    std::unique_ptr<Interpreter> net(Interpreter::createFromFile((dir + "/m.mnn").c_str()));
+    ASSERT_NE(net, nullptr);
+    EXPECT_STREQ(net->bizCode(), "TestBiz");
+}
+
+TEST(ConverterCli, BadArgumentsFail) {
+    EXPECT_NE(runConvert("").code, 0);
+    EXPECT_EQ(runConvert("--help").code, 0);
+    auto missing = runConvert("-f ONNX --modelFile /nonexistent/x.onnx --MNNModel /tmp/x.mnn");
+    EXPECT_NE(missing.code, 0);
+    EXPECT_NE(missing.output.find("/nonexistent/x.onnx"), std::string::npos);
+    EXPECT_NE(runConvert("-f TF --modelFile a --MNNModel b").code, 0);
+    EXPECT_NE(runConvert("-f ONNX --modelFile a").code, 0);
+    EXPECT_NE(runConvert("-f ONNX --modelFile a --MNNModel b --weightQuantBits 4").code, 0);
+    EXPECT_NE(runConvert("-f ONNX --modelFile a --MNNModel b --inputShape x:1xq").code, 0);
+    EXPECT_NE(runConvert("-f ONNX --modelFile a --MNNModel b --bogus").code, 0);
+    EXPECT_NE(runConvert("-f ONNX --modelFile").code, 0);
+}
