@@ -266,6 +266,16 @@ TEST_F(ToolsTest, RunProfilePrintsPerOpTable) {
     EXPECT_TRUE(std::regex_search(r.out, std::regex("\\nBinaryOp +3 +[0-9.]+ +100\\.00%"))) << r.out;
 }
 
+TEST_F(ToolsTest, RunZeroSizeInput) {
+    ASSERT_TRUE(writeFileBytes(path("flops.mnn"), flopsModel()));
+    auto r = run({path("flops.mnn"), "--input-shape", "x:2x0x5", "--output-dir", path("oz")});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    auto z = readArray(path("oz/z.npy"));
+    EXPECT_EQ(z.shape, (std::vector<int64_t>{2, 0, 5}));
+    EXPECT_EQ(z.elementCount(), 0);
+    EXPECT_TRUE(z.data.empty());
+}
+
 TEST_F(ToolsTest, RunBadArguments) {
     auto help = run({"--help"});
     EXPECT_EQ(help.exitCode, 0);
@@ -375,6 +385,10 @@ TEST_F(ToolsTest, InfoBadArguments) {
     auto shape = info({mModel, "--input-shape", "nosuch:1x2"});
     EXPECT_EQ(shape.exitCode, 3);
     EXPECT_NE(shape.err.find("no input 'nosuch'"), std::string::npos) << shape.err;
+    // [4,3] does not broadcast with c3 [2,1]
+    auto notRunnable = info({mModel, "--input-shape", "x:4x3"});
+    EXPECT_EQ(notRunnable.exitCode, 3);
+    EXPECT_NE(notRunnable.err.find("does not run at the --input-shape shapes"), std::string::npos) << notRunnable.err;
     auto badShape = info({mModel, "--input-shape", "x:2xq"});
     EXPECT_EQ(badShape.exitCode, 2) << badShape.err;
 }
