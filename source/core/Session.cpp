@@ -64,6 +64,16 @@ Session::Session(const GraphRef& graph, const std::vector<ScheduleConfig>& confi
 Session::~Session() {
     // Executions may hold tensors of their backends: destroy them first, then tensors, then backends.
     mUnits.clear();
+    // backends drop their planned tensors before those tensors are deleted
+    for (auto& b : mBackends) {
+        b->onClearBuffer();
+    }
+    if (mCPUFallback) {
+        mCPUFallback->onClearBuffer();
+    }
+    if (mEvalBackend) {
+        mEvalBackend->onClearBuffer();
+    }
     mTensors.clear();
     mBackends.clear();
     mCPUFallback.reset();

@@ -555,6 +555,38 @@ TEST(ToolNpy, ParsesNumpyHeadersAndRejectsUnsupported) {
     EXPECT_FALSE(Tools::parseNpy(cut.data(), cut.size(), &a, &error));
 }
 
+TEST(ToolNpy, TruncatedAndCorruptedFilesNeverReadOutOfBounds) {
+    NpyArray a;
+    a.type = Tools::NpyType::Int64;
+    a.shape = {3, 2};
+    a.data.resize(48, 7);
+    auto good = Tools::encodeNpy(a);
+    int accepted = 0;
+    for (size_t n = 0; n < good.size(); ++n) {
+        NpyArray b;
+        std::string error;
+        // every strict prefix lacks data bytes: must be rejected with a message
+        EXPECT_FALSE(Tools::parseNpy(good.data(), n, &b, &error)) << n;
+        EXPECT_FALSE(error.empty());
+    }
+    for (size_t i = 6; i < 74 && i < good.size(); ++i) {
+        for (uint8_t v : {(uint8_t)0, (uint8_t)0xff, (uint8_t)'(', (uint8_t)')', (uint8_t)'9', (uint8_t)'\''}) {
+            auto bad = good;
+            bad[i] = v;
+            NpyArray b;
+            std::string error;
+            if (Tools::parseNpy(bad.data(), bad.size(), &b, &error)) {
+                accepted++;
+                EXPECT_EQ(b.data.size(), (size_t)b.elementCount() * Tools::npyItemSize(b.type));
+                EXPECT_LE(b.data.size(), bad.size());
+            } else {
+                EXPECT_FALSE(error.empty());
+            }
+        }
+    }
+    EXPECT_GT(accepted, 0);  // padding bytes may change freely
+}
+
 TEST(ToolNpy, WritesVersion2ForHugeHeaders) {
     NpyArray a;
     a.type = Tools::NpyType::UInt8;
