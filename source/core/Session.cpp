@@ -583,10 +583,17 @@ Tensor* Session::valueOf(int idx, bool inputValuesKnown, std::map<int, std::uniq
         return nullptr;
     }
     auto& u = *mUnits[p];
+    auto producerEntry = getShape(u.op->type());
+    const bool shapesOnly = producerEntry && producerEntry->valuesFromShapesOnly;
     std::vector<Tensor*> ins;
     for (auto i : u.inputIdx) {
         if (i < 0) {
             ins.push_back(nullptr);
+            continue;
+        }
+        if (shapesOnly) {
+            // Shape / Size: the input's shape is already known, its values are not needed
+            ins.push_back(mTensors[i].get());
             continue;
         }
         auto v = valueOf(i, inputValuesKnown, cache, failed);

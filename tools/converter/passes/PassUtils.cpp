@@ -1,0 +1,58 @@
+#include "Passes.hpp"
+
+namespace MNN {
+namespace Convert {
+
+bool scalarValue(const Graph& g, int t, float* v) {
+    auto b = g.constant(t);
+    if (!b || elementCount(b->dims) != 1) {
+        return false;
+    }
+    std::vector<float> f;
+    if (!blobFloats(*b, &f) || f.size() != 1) {
+        return false;
+    }
+    *v = f[0];
+    return true;
+}
+
+int binaryType(const Schema::OpT& op) {
+    if (op.type != Schema::OpType::BinaryOp) {
+        return -1;
+    }
+    auto p = op.param.AsBinaryParam();
+    return p ? (int)p->type : (int)Schema::BinaryOpType::ADD;
+}
+
+int unaryType(const Schema::OpT& op) {
+    if (op.type != Schema::OpType::UnaryOp) {
+        return -1;
+    }
+    auto p = op.param.AsUnaryParam();
+    return p ? (int)p->type : (int)Schema::UnaryOpType::ABS;
+}
+
+void runPasses(Graph& g) {
+    for (int round = 0; round < 8; ++round) {
+        bool changed = false;
+        changed |= removeIdentity(g);
+        changed |= removeDeadNodes(g);
+        changed |= foldShapes(g);
+        changed |= foldConstants(g);
+        changed |= removeDeadNodes(g);
+        changed |= eliminateTranspose(g);
+        changed |= fuseLayerNorm(g);
+        changed |= fuseGelu(g);
+        changed |= fuseHardSwish(g);
+        changed |= foldBatchNorm(g);
+        changed |= fuseActivation(g);
+        changed |= removeIdentity(g);
+        changed |= removeDeadNodes(g);
+        if (!changed) {
+            break;
+        }
+    }
+}
+
+} // namespace Convert
+} // namespace MNN

@@ -1,0 +1,43 @@
+// Graph passes. Each returns true when it changed the graph. None changes results; graph inputs and
+// outputs keep their names.
+#ifndef MNN_CONVERTER_PASSES_HPP
+#define MNN_CONVERTER_PASSES_HPP
+
+#include "../source/Graph.hpp"
+
+namespace MNN {
+namespace Convert {
+
+/** Identity / Dropout (mask unused) removed by rewiring their readers */
+bool removeIdentity(Graph& g);
+/** ops not needed for any graph output removed, with constants nobody reads */
+bool removeDeadNodes(Graph& g);
+/** ops whose inputs are all constants evaluated with the engine (a one-op model run by libMNN) */
+bool foldConstants(Graph& g);
+/** Shape / Size of tensors whose shape is static (all graph inputs static) replaced by constants */
+bool foldShapes(Graph& g);
+/** BatchNorm after Convolution / ConvTranspose / Gemm (constant weights) folded into the weights */
+bool foldBatchNorm(Graph& g);
+/** Relu / Clip (UnaryOp) after Convolution / Gemm fused as the op's activation */
+bool fuseActivation(Graph& g);
+/** Transpose pairs that cancel removed; consecutive Transposes merged */
+bool eliminateTranspose(Graph& g);
+/** LayerNorm, GELU (erf form) and HardSwish written as elementwise chains -> one op */
+bool fuseLayerNorm(Graph& g);
+bool fuseGelu(Graph& g);
+bool fuseHardSwish(Graph& g);
+
+/** all passes to a fixed point */
+void runPasses(Graph& g);
+
+// ---- helpers shared by the passes ----
+/** the scalar float value of a constant tensor (any numeric type, one element), false otherwise */
+bool scalarValue(const Graph& g, int t, float* v);
+/** the op's BinaryOp type, or -1 */
+int binaryType(const Schema::OpT& op);
+/** the op's UnaryOp type, or -1 */
+int unaryType(const Schema::OpT& op);
+
+} // namespace Convert
+} // namespace MNN
+#endif

@@ -1,0 +1,184 @@
+#include "Writer.hpp"
+#include <string.h>
+#include <cmath>
+
+namespace MNN {
+namespace Convert {
+
+namespace {
+/** the axis holding output channels when input `slot` of `op` is a weight, else -2 */
+int weightAxis(const Schema::OpT& op, int slot, int rank) {
+    using T = Schema::OpType;
+    if (slot != 1 || rank < 2) {
+        return -2;
+    }
+    switch (op.type) {
+        case T::Convolution:
+            return 0;
+        case T::ConvTranspose:
+            return 1;
+        case T::Gemm: {
+            auto p = op.param.AsGemmParam();
+            return (p && p->transB) ? 0 : 1;
+        }
+        case T::MatMul:
+            return rank - 1;
+        default:
+            return -2;
+    }
+}
+
+bool isWeightSlot(const Schema::OpT& op, int slot) {
+    using T = Schema::OpType;
+    switch (op.type) {
+        case T::Convolution:
+        case T::ConvTranspose:
+        case T::Gemm:
+        case T::MatMul:
+        case T::PRelu:
+        case T::InstanceNorm:
+        case T::LayerNorm:
+        case T::GroupNorm:
+        case T::RMSNorm:
+            return slot >= 1;
+        case T::BatchNorm:
+            return slot >= 1 && slot <= 4;
+        case T::LSTM:
+        case T::GRU:
+        case T::RNN:
+            return slot >= 1 && slot <= 3;
+        default:
+            return false;
+    }
+}
+
+void quantize(Schema::BlobT& b, int axis) {
+    std::vector<float> v;
+    blobFloats(b, &v);
+    int64_t channels = b.dims[axis];
+    int64_t inner = 1;
+    for (size_t i = axis + 1; i < b.dims.size(); ++i) {
+        inner *= b.dims[i];
+    }
+    std::vector<float> maxAbs(channels, 0.0f);
+    for (size_t i = 0; i < v.size(); ++i) {
+        int64_t c = (i / inner) % channels;
+        maxAbs[c] = std::max(maxAbs[c], std::fabs(v[i]));
+    }
+    b.scales.resize(channels);
+    for (int64_t c = 0; c < channels; ++c) {
+        b.scales[c] = maxAbs[c] / 127.0f;
+    }
+    b.raw.resize(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+        float s = b.scales[(i / inner) % channels];
+        int q = s > 0 ? (int)std::lround(v[i] / s) : 0;
+        q = std::min(127, std::max(-127, q));
+        b.raw[i] = (uint8_t)(int8_t)q;
+    }
+    b.compression = Schema::Compression::INT8_PER_CHANNEL;
+    b.quantAxis = axis;
+}
+
+void toHalf(Schema::BlobT& b) {
+    std::vector<float> v;
+    blobFloats(b, &v);
+    b.raw.resize(v.size() * 2);
+    for (size_t i = 0; i < v.size(); ++i) {
+        uint16_t h = floatToHalf(v[i]);
+        ::memcpy(b.raw.data() + 2 * i, &h, 2);
+    }
+    b.compression = Schema::Compression::FP16;
+}
+} // namespace
+
+void compressWeights(Graph& g, const Options& options) {
+    if (!options.fp16 && options.weightQuantBits == 0) {
+        return;
+    }
+    auto consumers = g.consumers();
+    for (auto& kv : g.constants) {
+        auto& b = *kv.second;
+        int t = kv.first;
+        if (b.dataType != Schema::DataType::DT_FLOAT || b.compression != Schema::Compression::NONE) {
+            continue;
+        }
+        int64_t count = elementCount(b.dims);
+        bool allWeights = !consumers[t].empty() && !g.isOutput(t);
+        int axis = -3;
+        for (auto o : consumers[t]) {
+            auto& op = *g.ops[o];
+            for (size_t s = 0; s < op.inputs.size(); ++s) {
+                if (op.inputs[s] != t) {
+                    continue;
+                }
+                allWeights = allWeights && isWeightSlot(op, (int)s);
+                int a = weightAxis(op, (int)s, (int)b.dims.size());
+                axis = (axis == -3 || axis == a) ? a : -2;
+            }
+        }
+        if (options.weightQuantBits == 8 && axis >= 0 && count > 0) {
+            quantize(b, axis);
+            continue;
+        }
+        if (options.fp16 && count > 0 && (count >= 32 || allWeights)) {
+            toHalf(b);
+        }
+    }
+}
+
+std::unique_ptr<Schema::NetT> toNet(Graph& g) {
+    std::vector<int> remap(g.names.size(), -1);
+    std::unique_ptr<Schema::NetT> net(new Schema::NetT);
+    auto use = [&](int t) {
+        if (t < 0) {
+            return -1;
+        }
+        if (remap[t] < 0) {
+            remap[t] = (int)net->tensorNames.size();
+            net->tensorNames.push_back(g.names[t]);
+        }
+        return remap[t];
+    };
+    for (auto& d : g.inputs) {
+        d->tensorIndex = use(d->tensorIndex);
+        net->inputs.emplace_back(std::move(d));
+    }
+    g.inputs.clear();
+    for (auto& op : g.ops) {
+        for (auto& t : op->inputs) {
+            t = use(t);
+        }
+        for (auto& t : op->outputs) {
+            t = use(t);
+        }
+        net->ops.emplace_back(std::move(op));
+    }
+    g.ops.clear();
+    for (auto o : g.outputs) {
+        net->outputs.push_back(use(o));
+    }
+    for (auto& kv : g.constants) {
+        if (remap[kv.first] < 0) {
+            continue;  // not read by anything
+        }
+        kv.second->tensorIndex = remap[kv.first];
+        net->constants.emplace_back(std::move(kv.second));
+    }
+    g.constants.clear();
+    return net;
+}
+
+std::vector<uint8_t> writeModel(Graph& g, const Options& options, const std::string& producer) {
+    compressWeights(g, options);
+    auto net = toNet(g);
+    net->version = "1.0 MNNConvert";
+    net->bizCode = options.bizCode;
+    net->producer = producer;
+    flatbuffers::FlatBufferBuilder builder(1024 * 1024);
+    builder.Finish(Schema::Net::Pack(builder, net.get()), Schema::NetIdentifier());
+    return std::vector<uint8_t>(builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize());
+}
+
+} // namespace Convert
+} // namespace MNN
