@@ -72,6 +72,56 @@ std::vector<uint8_t> flopsModel() {
     return mb.finish();
 }
 
+// conv (3x3, pads 1, bias) -> relu -> add a per-channel constant; x [1,C,H,W], w [M,C,3,3]
+const int kC = 16, kM = 32, kH = 64, kW = 64;
+
+std::vector<uint8_t> convModel(const std::vector<float>& w, const std::vector<float>& b, const std::vector<float>& k) {
+    ModelBuilder mb;
+    mb.input("x", {1, kC, kH, kW});
+    mb.constant("w", {kM, kC, 3, 3}, w);
+    mb.constant("b", {kM}, b);
+    mb.constant("k", {kM, 1, 1}, k);
+    auto conv = mb.op(Schema::OpType::Convolution, "conv", {"x", "w", "b"}, {"c"});
+    Schema::ConvParamT cp;
+    cp.kernel = {3, 3};
+    cp.strides = {1, 1};
+    cp.dilations = {1, 1};
+    cp.pads = {1, 1, 1, 1};
+    conv->param.Set(cp);
+    auto relu = mb.op(Schema::OpType::UnaryOp, "relu", {"c"}, {"r"});
+    Schema::UnaryParamT up;
+    up.type = Schema::UnaryOpType::RELU;
+    relu->param.Set(up);
+    setBinary(mb.op(Schema::OpType::BinaryOp, "add", {"r", "k"}, {"z"}), Schema::BinaryOpType::ADD);
+    mb.output("z");
+    return mb.finish();
+}
+
+// the same computation written directly
+std::vector<float> convReference(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& b,
+                                 const std::vector<float>& k) {
+    std::vector<float> z((size_t)kM * kH * kW);
+    for (int m = 0; m < kM; ++m) {
+        for (int i = 0; i < kH; ++i) {
+            for (int j = 0; j < kW; ++j) {
+                double acc = b[m];
+                for (int c = 0; c < kC; ++c) {
+                    for (int di = 0; di < 3; ++di) {
+                        for (int dj = 0; dj < 3; ++dj) {
+                            int y = i + di - 1, xx = j + dj - 1;
+                            if (y >= 0 && y < kH && xx >= 0 && xx < kW) {
+                                acc += (double)x[((size_t)c * kH + y) * kW + xx] * w[((m * kC + c) * 3 + di) * 3 + dj];
+                            }
+                        }
+                    }
+                }
+                z[((size_t)m * kH + i) * kW + j] = (float)(acc > 0 ? acc : 0) + k[m];
+            }
+        }
+    }
+    return z;
+}
+
 class ToolsTest : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -273,6 +323,47 @@ TEST_F(ToolsTest, RunZeroSizeInput) {
     EXPECT_EQ(z.shape, (std::vector<int64_t>{2, 0, 5}));
     EXPECT_EQ(z.count(), 0);
     EXPECT_TRUE(z.raw.empty());
+}
+
+TEST_F(ToolsTest, ConvReluAddRunInfoAndProfile) {
+    auto w = randomFloats((size_t)kM * kC * 9, 11, -0.3f, 0.3f);
+    auto b = randomFloats(kM, 12);
+    auto k = randomFloats(kM, 13);
+    auto x = randomFloats((size_t)kC * kH * kW, 14);
+    ASSERT_TRUE(writeFileBytes(path("conv.mnn"), convModel(w, b, k)));
+    writeArray(path("cx.npy"), floatArray({1, kC, kH, kW}, x));
+    auto r = run({path("conv.mnn"), "--input", "x=" + path("cx.npy"), "--output-dir", path("co"), "--threads", "2"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    auto z = readArray(path("co/z.npy"));
+    ASSERT_EQ(z.shape, (std::vector<int64_t>{1, kM, kH, kW}));
+    EXPECT_TRUE(allClose(floatsOf(z), convReference(x, w, b, k), 1e-4f, 1e-4f));
+
+    // conv: 2 * (M*H*W outputs) * (C*3*3) multiply-adds; relu and add: one per element
+    double outputs = (double)kM * kH * kW;
+    double convFlops = 2.0 * outputs * kC * 9;
+    double total = convFlops + 2 * outputs;
+    char line[64];
+    snprintf(line, sizeof(line), "Total FLOPs: %.3f GFLOPs\n", total / 1e9);
+    auto i = info({path("conv.mnn")});
+    ASSERT_EQ(i.exitCode, 0) << i.out << i.err;
+    EXPECT_NE(i.out.find(line), std::string::npos) << line << i.out;
+    EXPECT_EQ(std::string(line), "Total FLOPs: 0.038 GFLOPs\n");
+    char convLine[64];
+    snprintf(convLine, sizeof(convLine), "%.6f", convFlops / 1e6);
+    EXPECT_TRUE(std::regex_search(i.out, std::regex(std::string("\\n  conv +Convolution +") + convLine)))
+        << convLine << i.out;
+    EXPECT_NE(i.out.find("Parameters: " + std::to_string(kM * kC * 9 + 2 * kM) + "\n"), std::string::npos) << i.out;
+    EXPECT_NE(i.out.find("Weights: fp32 " + std::to_string(4 * (kM * kC * 9 + 2 * kM)) + " bytes"), std::string::npos);
+    EXPECT_TRUE(std::regex_search(i.out, std::regex("\\n  Convolution +1\\n"))) << i.out;
+    EXPECT_TRUE(std::regex_search(i.out, std::regex("\\n  UnaryOp +1\\n"))) << i.out;
+
+    auto p = run({path("conv.mnn"), "--profile", "--loop", "2"});
+    ASSERT_EQ(p.exitCode, 0) << p.out << p.err;
+    // the conv dominates and comes first in the time-sorted table
+    auto table = p.out.substr(p.out.find("Per-op profile"));
+    auto firstRow = table.substr(table.find('\n', table.find("GFLOP/s")) + 1);
+    EXPECT_EQ(firstRow.compare(0, 4, "conv"), 0) << table;
+    EXPECT_NE(table.find("Convolution"), std::string::npos);
 }
 
 TEST_F(ToolsTest, RunBadArguments) {
