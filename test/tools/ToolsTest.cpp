@@ -366,6 +366,27 @@ TEST_F(ToolsTest, ConvReluAddRunInfoAndProfile) {
     EXPECT_NE(table.find("Convolution"), std::string::npos);
 }
 
+// The bundled example (a small CNN converted from ONNX) against PyTorch's output.
+TEST_F(ToolsTest, BundledSmallCnnMatchesPyTorch) {
+    std::string models = std::string(MNN_SOURCE_DIR) + "/examples/models";
+    if (!Tools::fileExists(models + "/small_cnn.mnn")) {
+        GTEST_SKIP() << "examples/models/small_cnn.mnn is not there";
+    }
+    Tools::makeDirs(path("torch"));
+    ASSERT_TRUE(writeFileBytes(path("torch/probabilities.npy"), readFileBytes(models + "/small_cnn_output.npy")));
+    auto r = run({models + "/small_cnn.mnn", "--input", "input=" + models + "/small_cnn_input.npy", "--compare",
+                  path("torch"), "--rtol", "1e-4", "--atol", "1e-5"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("probabilities: PASS"), std::string::npos) << r.out;
+    auto i = info({models + "/small_cnn.mnn"});
+    ASSERT_EQ(i.exitCode, 0) << i.err;
+    // first conv: 16x32x32 outputs x 2*3*3*3; second: 32x8x8 outputs x 2*16*3*3
+    EXPECT_TRUE(std::regex_search(i.out, std::regex("Convolution +0\\.884736 "))) << i.out;
+    EXPECT_TRUE(std::regex_search(i.out, std::regex("Convolution +0\\.589824 "))) << i.out;
+    EXPECT_TRUE(std::regex_search(i.out, std::regex("\\n  Convolution +3\\n"))) << i.out;
+    EXPECT_NE(i.out.find("bizCode: example\n"), std::string::npos);
+}
+
 TEST_F(ToolsTest, RunBadArguments) {
     auto help = run({"--help"});
     EXPECT_EQ(help.exitCode, 0);
