@@ -62,15 +62,9 @@ Session::Session(const GraphRef& graph, const std::vector<ScheduleConfig>& confi
 }
 
 Session::~Session() {
-    // Executions may hold tensors of their backends: destroy them first, then tensors, then backends.
-    for (auto& b : mBackends) {
-        b->onClearBuffer();
-    }
-    if (mCPUFallback) {
-        mCPUFallback->onClearBuffer();
-    }
+    // Executions may hold tensors of their backends: destroy them first; backends forget their
+    // planned tensors before the tensors go; then tensors, then backends.
     mUnits.clear();
-    // Backends forget their planned tensors before the tensors go (their destructors touch them).
     for (auto& b : mBackends) {
         b->onClearBuffer();
     }
