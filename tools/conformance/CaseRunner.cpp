@@ -196,13 +196,13 @@ CaseResult runCase(const std::string& dir, const Tolerance& tol) {
     for (auto* vi : inputs) {
         auto why = notTensorReason(vi->type());
         if (!why.empty()) {
-            return make(Outcome::NotTensor, "input '" + vi->name() + "' is a " + why);
+            return make(Outcome::NotTensor, "input '" + vi->name() + "' has type " + why);
         }
     }
     for (auto* vi : outputs) {
         auto why = notTensorReason(vi->type());
         if (!why.empty()) {
-            return make(Outcome::NotTensor, "output '" + vi->name() + "' is a " + why);
+            return make(Outcome::NotTensor, "output '" + vi->name() + "' has type " + why);
         }
     }
 
