@@ -6,12 +6,13 @@
 #   3. install to a temporary prefix; outside find_package client    (~1 min)
 #   4. ASan+UBSan build of the core with op + API tests              (~12 min)
 #   5. aarch64 cross build of the core with op + API tests, qemu     (~12 min)
+#   6. libFuzzer (clang, ASan+UBSan): each fuzz target for MNN_FUZZ_SECONDS (60) (~6 min)
 # Set MNN_TEST_STAGES="1 2 3" to run a subset locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc)}
-STAGES=${MNN_TEST_STAGES:-"1 2 3 4 5"}
+STAGES=${MNN_TEST_STAGES:-"1 2 3 4 5 6"}
 ./scripts/install-deps.sh
 START=$(date +%s)
 stage_start() { STAGE_T=$(date +%s); echo; echo "=== stage $1: $2 (budget $3 min) ==="; }
@@ -67,6 +68,25 @@ if want 5; then
   cmake --build build-aarch64 -j"$JOBS" --target MNNOpTests MNNApiTests
   (cd build-aarch64 && ctest -j"$JOBS" -L "^(ops|api)$" --output-on-failure) || FAILED=1
   stage_end 5
+fi
+
+if want 6; then
+  stage_start 6 "libFuzzer targets, ${MNN_FUZZ_SECONDS:-60} s each" 6
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMNN_FUZZ=ON \
+    -DMNN_BUILD_CONVERTER=OFF -DMNN_BUILD_TOOLS=OFF -DMNN_BUILD_BENCHMARK=OFF -DMNN_BUILD_SHARED=OFF > /dev/null
+  cmake --build build-fuzz -j"$JOBS" --target mnn_fuzz_seeds $(cd build-fuzz && ninja -t targets all 2>/dev/null | grep -o '^mnn_fuzz_[a-z_]*' | sort -u | grep -v seeds | tr '\n' ' ')
+  CORPUS=$(mktemp -d)
+  ./build-fuzz/test/fuzz/mnn_fuzz_seeds "$CORPUS"
+  cp examples/models/*.mnn "$CORPUS"/ 2>/dev/null || true
+  for fz in build-fuzz/test/fuzz/mnn_fuzz_*; do
+    case "$fz" in *seeds) continue ;; esac
+    echo "fuzzing $(basename "$fz")"
+    mkdir -p "$CORPUS/$(basename "$fz")"
+    ASAN_OPTIONS=detect_leaks=1 "$fz" -max_total_time="${MNN_FUZZ_SECONDS:-60}" -rss_limit_mb=2048 -timeout=10 \
+      -print_final_stats=1 "$CORPUS/$(basename "$fz")" "$CORPUS" 2>&1 | tail -4 || FAILED=1
+  done
+  rm -rf "$CORPUS"
+  stage_end 6
 fi
 
 echo

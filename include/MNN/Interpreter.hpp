@@ -83,7 +83,17 @@ typedef std::function<bool(const std::vector<Tensor*>&, const std::string& /*opN
 typedef std::function<bool(const std::vector<Tensor*>&, const OperatorInfo*)> TensorCallBackWithInfo;
 typedef std::pair<std::map<MNNForwardType, std::shared_ptr<Runtime>>, std::shared_ptr<Runtime>> RuntimeInfo;
 
-/** the model: creates sessions, runs them */
+/**
+ * The model: creates sessions, runs them.
+ *
+ * Thread safety:
+ *  - Safe: creating, resizing, running and releasing *different* sessions of one Interpreter from
+ *    different threads at the same time (each session owns its backends, memory and runtime), and
+ *    sessions of different Interpreters likewise. Results are bit-identical to a single-threaded run.
+ *  - Not safe: using one Session from two threads at once (runSession, resizeTensor/resizeSession,
+ *    reading its tensors while it runs); releaseModel, setSessionMode, setSessionHint or destroy
+ *    while another thread uses the Interpreter. Serialise those calls in the app.
+ */
 class MNN_PUBLIC Interpreter {
 public:
     /** nullptr (and one logged line) when the file is missing, truncated, corrupt or unsupported */

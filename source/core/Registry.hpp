@@ -32,6 +32,9 @@ struct ShapeEntry {
     uint32_t contentInputs = 0;
     /** the output shape depends on the values of input 0 itself (NonZero, Unique...) */
     bool dataDependent = false;
+    /** the output values depend only on the inputs' shapes and types (Shape, Size): evaluating
+     *  them for a shape function needs no input values */
+    bool valuesFromShapesOnly = false;
 };
 
 void registerShape(Schema::OpType type, const ShapeEntry& entry);

@@ -1,4 +1,5 @@
 #include "Session.hpp"
+#include "SessionUnit.hpp"
 #include <string.h>
 #include <algorithm>
 #include <queue>
@@ -8,20 +9,6 @@
 #include "backend/cpu/CPUBackend.hpp"
 
 namespace MNN {
-
-struct Session::Unit {
-    int opIndex = -1;
-    const Schema::Op* op = nullptr;
-    std::vector<int> inputIdx;   // -1: optional input left out
-    std::vector<int> outputIdx;
-    std::vector<Tensor*> inputs;  // nullptr where inputIdx is -1
-    std::vector<Tensor*> outputs;
-    std::vector<Tensor*> cbInputs;  // inputs without the left-out ones, for callbacks
-    std::unique_ptr<Execution> execution;
-    Backend* backend = nullptr;
-    int path = 0;
-    double flops = 0;
-};
 
 namespace {
 class UnitInfo : public OperatorInfo {
@@ -586,10 +573,17 @@ Tensor* Session::valueOf(int idx, bool inputValuesKnown, std::map<int, std::uniq
         return nullptr;
     }
     auto& u = *mUnits[p];
+    auto producerEntry = getShape(u.op->type());
+    const bool shapesOnly = producerEntry && producerEntry->valuesFromShapesOnly;
     std::vector<Tensor*> ins;
     for (auto i : u.inputIdx) {
         if (i < 0) {
             ins.push_back(nullptr);
+            continue;
+        }
+        if (shapesOnly) {
+            // Shape / Size: the input's shape is already known, its values are not needed
+            ins.push_back(mTensors[i].get());
             continue;
         }
         auto v = valueOf(i, inputValuesKnown, cache, failed);

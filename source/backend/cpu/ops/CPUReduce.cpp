@@ -1,0 +1,225 @@
+// Reference Reduce. Floats accumulate in double (MAX / MIN propagate NaN); integers accumulate in
+// 64 bits with wrap-around, MEAN truncates toward zero. Reducing an empty set gives the identity:
+// SUM / L1 / L2 / SUM_SQUARE 0, PROD 1, MAX -inf (lowest), MIN +inf (highest), LOG_SUM and
+// LOG_SUM_EXP -inf, MEAN NaN (0 for integers).
+#include <math.h>
+#include <string.h>
+#include <limits>
+#include <type_traits>
+#include "CPUTypeDispatch.hpp"
+#include "backend/cpu/CPUOpUtils.hpp"
+
+namespace MNN {
+using Schema::ReduceType;
+
+/** offsets (in elements) of every index over the dims where `take` is true, row-major order */
+static std::vector<int64_t> offsetsOver(const std::vector<int>& shape, const std::vector<int64_t>& strides,
+                                        const std::vector<bool>& take) {
+    std::vector<int> dims;
+    std::vector<int64_t> st;
+    int64_t count = 1;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (take[i]) {
+            dims.push_back(shape[i]);
+            st.push_back(strides[i]);
+            count *= shape[i];
+        }
+    }
+    std::vector<int64_t> r((size_t)count);
+    std::vector<int> idx(dims.size(), 0);
+    int64_t off = 0;
+    for (int64_t k = 0; k < count; ++k) {
+        r[k] = off;
+        for (int d = (int)dims.size() - 1; d >= 0; --d) {
+            idx[d]++;
+            off += st[d];
+            if (idx[d] < dims[d]) {
+                break;
+            }
+            off -= st[d] * dims[d];
+            idx[d] = 0;
+        }
+    }
+    return r;
+}
+
+template <typename T>
+static T reduceFloat(ReduceType type, const T* x, const std::vector<int64_t>& offs) {
+    const size_t n = offs.size();
+    switch (type) {
+        case ReduceType::MAXIMUM:
+        case ReduceType::MINIMUM: {
+            const bool isMax = type == ReduceType::MAXIMUM;
+            T r = isMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+            for (size_t i = 0; i < n; ++i) {
+                T v = x[offs[i]];
+                if (v != v) {
+                    return v;
+                }
+                if (isMax ? v > r : v < r) {
+                    r = v;
+                }
+            }
+            return r;
+        }
+        case ReduceType::LOG_SUM_EXP: {
+            double m = -INFINITY;
+            for (size_t i = 0; i < n; ++i) {
+                double v = x[offs[i]];
+                if (v != v) {
+                    return (T)v;
+                }
+                m = v > m ? v : m;
+            }
+            if (std::isinf(m)) {
+                return (T)m;  // empty, all -inf, or some +inf
+            }
+            double s = 0;
+            for (size_t i = 0; i < n; ++i) {
+                s += exp((double)x[offs[i]] - m);
+            }
+            return (T)(m + log(s));
+        }
+        case ReduceType::PROD: {
+            double p = 1;
+            for (size_t i = 0; i < n; ++i) {
+                p *= (double)x[offs[i]];
+            }
+            return (T)p;
+        }
+        default:
+            break;
+    }
+    double s = 0;
+    for (size_t i = 0; i < n; ++i) {
+        double v = x[offs[i]];
+        switch (type) {
+            case ReduceType::L1: s += fabs(v); break;
+            case ReduceType::L2:
+            case ReduceType::SUM_SQUARE: s += v * v; break;
+            default: s += v; break;
+        }
+    }
+    switch (type) {
+        case ReduceType::MEAN: return (T)(s / (double)n);  // n == 0: NaN
+        case ReduceType::L2: return (T)sqrt(s);
+        case ReduceType::LOG_SUM: return (T)log(s);
+        default: return (T)s;
+    }
+}
+
+template <typename T>
+static T reduceInt(ReduceType type, const T* x, const std::vector<int64_t>& offs) {
+    typedef typename std::conditional<std::is_signed<T>::value, int64_t, uint64_t>::type Acc;
+    const size_t n = offs.size();
+    if (type == ReduceType::MAXIMUM || type == ReduceType::MINIMUM) {
+        const bool isMax = type == ReduceType::MAXIMUM;
+        T r = isMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+        for (size_t i = 0; i < n; ++i) {
+            T v = x[offs[i]];
+            if (isMax ? v > r : v < r) {
+                r = v;
+            }
+        }
+        return r;
+    }
+    uint64_t s = type == ReduceType::PROD ? 1 : 0;  // unsigned: wraps instead of overflowing
+    for (size_t i = 0; i < n; ++i) {
+        Acc v = (Acc)x[offs[i]];
+        switch (type) {
+            case ReduceType::PROD: s *= (uint64_t)v; break;
+            case ReduceType::L1: s += (uint64_t)(v < 0 ? (Acc)0 - v : v); break;
+            case ReduceType::SUM_SQUARE: s += (uint64_t)v * (uint64_t)v; break;
+            default: s += (uint64_t)v; break;
+        }
+    }
+    if (type == ReduceType::MEAN) {
+        if (n == 0) {
+            return 0;
+        }
+        return (T)((Acc)s / (Acc)n);
+    }
+    return (T)s;
+}
+
+class CPUReduce : public Execution {
+public:
+    CPUReduce(Backend* b, ReduceType type, const std::vector<int64_t>& axes, bool noop)
+        : Execution(b), mType(type), mAxes(axes), mNoop(noop) {
+    }
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        const Tensor* in = inputs[0];
+        Tensor* out = outputs[0];
+        std::vector<int64_t> axes = mAxes;
+        if (inputs.size() > 1 && inputs[1]) {
+            axes.clear();
+            for (int64_t i = 0; i < TensorUtils::elementCount(inputs[1]); ++i) {
+                const Tensor* a = inputs[1];
+                axes.push_back(a->getType().bits == 64 ? a->host<int64_t>()[i] : a->host<int32_t>()[i]);
+            }
+        }
+        if (axes.empty() && mNoop) {
+            if (TensorUtils::byteSize(in) > 0) {
+                ::memcpy(out->host<void>(), in->host<void>(), (size_t)TensorUtils::byteSize(in));
+            }
+            return NO_ERROR;
+        }
+        auto shape = TensorUtils::shape(in);
+        const int rank = (int)shape.size();
+        std::vector<bool> reduced(rank, axes.empty());
+        for (auto a : axes) {
+            if (a < -rank || a >= rank) {
+                MNN_ERROR("Reduce: axis %lld out of range for rank %d\n", (long long)a, rank);
+                return INPUT_DATA_ERROR;
+            }
+            reduced[a < 0 ? a + rank : a] = true;
+        }
+        std::vector<bool> kept(rank);
+        for (int i = 0; i < rank; ++i) {
+            kept[i] = !reduced[i];
+        }
+        auto st = CPUUtils::strides(shape);
+        auto outerOffs = offsetsOver(shape, st, kept);
+        auto innerOffs = offsetsOver(shape, st, reduced);
+        if ((int64_t)outerOffs.size() != TensorUtils::elementCount(out)) {
+            return INPUT_DATA_ERROR;
+        }
+        const ReduceType type = mType;
+        CPUUtils::dispatchType(in->getType(), [&](auto tag) {
+            typedef typename decltype(tag)::type T;
+            const T* x = in->host<T>();
+            T* y = out->host<T>();
+            for (size_t o = 0; o < outerOffs.size(); ++o) {
+                if constexpr (std::is_floating_point<T>::value) {
+                    y[o] = reduceFloat<T>(type, x + outerOffs[o], innerOffs);
+                } else {
+                    y[o] = reduceInt<T>(type, x + outerOffs[o], innerOffs);
+                }
+            }
+        });
+        return NO_ERROR;
+    }
+
+private:
+    ReduceType mType;
+    std::vector<int64_t> mAxes;
+    bool mNoop;
+};
+
+static Execution* createReduce(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
+                               Backend* backend) {
+    auto p = op->param_as_ReduceParam();
+    if (!p) {
+        return nullptr;
+    }
+    std::vector<int64_t> axes;
+    if (p->axes()) {
+        for (auto v : *p->axes()) {
+            axes.push_back(v);
+        }
+    }
+    return new CPUReduce(backend, p->type(), axes, p->noopWithEmptyAxes());
+}
+} // namespace MNN
+
+MNN_REGISTER_CPU(Reduce, createReduce)

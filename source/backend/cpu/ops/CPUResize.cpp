@@ -1,0 +1,273 @@
+// Reference Resize (ONNX Resize-19): nearest / linear / cubic over any number of axes, every
+// coordinate transform, antialias, exclude_outside, tf_crop_and_resize extrapolation.
+// Each output coordinate gets a list of taps (input index, weight) per axis; an output element is the
+// tensor product of its axes' taps (separable filters), computed in double.
+#include <limits>
+#include <math.h>
+#include <type_traits>
+#include "backend/cpu/CPUOpUtils.hpp"
+#include "shape/ResizeGeometry.hpp"
+
+namespace MNN {
+using Schema::CoordTransform;
+using Schema::NearestMode;
+using Schema::ResizeMode;
+
+/** maps output coordinate x of one axis to the input coordinate; *outside for tf_crop_and_resize */
+// lenOut is the real-valued resized length (input length times scale), as in ONNX's definition.
+static double originalCoordinate(CoordTransform ct, double x, double scale, int lenIn, double lenOut, int outInt,
+                                 double roiStart, double roiEnd, bool* outside) {
+    *outside = false;
+    switch (ct) {
+        case CoordTransform::HALF_PIXEL:
+            return (x + 0.5) / scale - 0.5;
+        case CoordTransform::HALF_PIXEL_SYMMETRIC: {
+            double adjustment = (double)outInt / lenOut;
+            double center = (double)lenIn / 2.0;
+            double offset = center * (1.0 - adjustment);
+            return offset + (x + 0.5) / scale - 0.5;
+        }
+        case CoordTransform::PYTORCH_HALF_PIXEL:
+            return lenOut > 1.0 ? (x + 0.5) / scale - 0.5 : 0.0;
+        case CoordTransform::TF_HALF_PIXEL_FOR_NN:
+            return (x + 0.5) / scale;
+        case CoordTransform::ALIGN_CORNERS:
+            return lenOut == 1.0 ? 0.0 : x * (double)(lenIn - 1) / (lenOut - 1.0);
+        case CoordTransform::TF_CROP_AND_RESIZE: {
+            double v = lenOut > 1.0 ? roiStart * (lenIn - 1) + x * (roiEnd - roiStart) * (lenIn - 1) / (lenOut - 1.0)
+                                  : 0.5 * (roiStart + roiEnd) * (lenIn - 1);
+            *outside = v < 0.0 || v > (double)(lenIn - 1);
+            return v;
+        }
+        case CoordTransform::ASYMMETRIC:
+        default:
+            return x / scale;
+    }
+}
+
+static double cubicKernel(double t, double A) {
+    t = fabs(t);
+    if (t <= 1.0) {
+        return ((A + 2.0) * t - (A + 3.0)) * t * t + 1.0;
+    }
+    if (t < 2.0) {
+        return ((A * t - 5.0 * A) * t + 8.0 * A) * t - 4.0 * A;
+    }
+    return 0.0;
+}
+
+template <typename T>
+static T fromDouble(double v) {
+    if constexpr (std::is_floating_point<T>::value) {
+        return (T)v;
+    } else {
+        double r = nearbyint(v);
+        double lo = (double)std::numeric_limits<T>::lowest();
+        double hi = (double)std::numeric_limits<T>::max();
+        if (!(r >= lo)) {
+            return std::numeric_limits<T>::lowest();
+        }
+        if (r >= hi) {
+            return std::numeric_limits<T>::max();
+        }
+        return (T)r;
+    }
+}
+
+class CPUResize : public Execution {
+public:
+    CPUResize(Backend* b, const ResizeConfig& cfg) : Execution(b), mCfg(cfg) {
+    }
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        if (inputs[0]->getType() != outputs[0]->getType()) {
+            MNN_ERROR("Resize: X and Y types differ\n");
+            return NOT_SUPPORT;
+        }
+        return NO_ERROR;
+    }
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        ResizeGeometry g;
+        std::string err;
+        if (!computeResizeGeometry(mCfg, inputs, &g, &err)) {
+            MNN_ERROR("Resize: %s\n", err.c_str());
+            return INPUT_DATA_ERROR;
+        }
+        if (g.outDims != TensorUtils::shape(outputs[0])) {
+            MNN_ERROR("Resize: scales / sizes changed after the shape pass\n");
+            return INPUT_DATA_ERROR;
+        }
+        buildTaps(TensorUtils::shape(inputs[0]), g);
+        auto t = inputs[0]->getType();
+        if (t.code == halide_type_float) {
+            if (t.bits == 64) {
+                run<double>(inputs[0], outputs[0]);
+            } else if (t.bits == 32) {
+                run<float>(inputs[0], outputs[0]);
+            } else {
+                return NOT_SUPPORT;
+            }
+        } else if (t.code == halide_type_int) {
+            switch (t.bits) {
+                case 8: run<int8_t>(inputs[0], outputs[0]); break;
+                case 16: run<int16_t>(inputs[0], outputs[0]); break;
+                case 32: run<int32_t>(inputs[0], outputs[0]); break;
+                default: run<int64_t>(inputs[0], outputs[0]); break;
+            }
+        } else {
+            switch (t.bits) {
+                case 8: run<uint8_t>(inputs[0], outputs[0]); break;
+                case 16: run<uint16_t>(inputs[0], outputs[0]); break;
+                case 32: run<uint32_t>(inputs[0], outputs[0]); break;
+                default: run<uint64_t>(inputs[0], outputs[0]); break;
+            }
+        }
+        return NO_ERROR;
+    }
+
+private:
+    // Taps of every output coordinate of every axis: mTapBegin[d][o]..mTapBegin[d][o+1] index into
+    // mTapOffset (input element offset along axis d, already times the stride) and mTapWeight.
+    void buildTaps(const std::vector<int>& inDims, const ResizeGeometry& g) {
+        const int rank = (int)inDims.size();
+        auto strides = CPUUtils::strides(inDims);
+        mTapBegin.resize(rank);
+        mOutside.resize(rank);
+        mTapOffset.clear();
+        mTapWeight.clear();
+        std::vector<double> coeff;
+        for (int d = 0; d < rank; ++d) {
+            const int lenIn = inDims[d], lenOut = g.outDims[d];
+            mTapBegin[d].assign(1, (int64_t)mTapOffset.size());
+            mOutside[d].assign(lenOut, 0);
+            for (int o = 0; o < lenOut; ++o) {
+                bool outside = false;
+                double x = originalCoordinate(mCfg.coord, (double)o, g.scales[d], lenIn, g.lengthResized[d], lenOut,
+                                              g.roiStart[d],
+                                              g.roiEnd[d], &outside);
+                mOutside[d][o] = outside ? 1 : 0;
+                double fl = floor(x);
+                bool integral = (x == fl);
+                if (mCfg.mode == ResizeMode::NEAREST) {
+                    int64_t idx = (int64_t)fl;
+                    if (!integral) {
+                        double r = x - fl;
+                        bool up = false;
+                        switch (mCfg.nearest) {
+                            case NearestMode::ROUND_PREFER_FLOOR: up = r > 0.5; break;
+                            case NearestMode::ROUND_PREFER_CEIL: up = r >= 0.5; break;
+                            case NearestMode::FLOOR: up = false; break;
+                            case NearestMode::CEIL: up = true; break;
+                        }
+                        idx += up ? 1 : 0;
+                    }
+                    idx = idx < 0 ? 0 : (idx >= lenIn ? lenIn - 1 : idx);
+                    mTapOffset.push_back(idx * strides[d]);
+                    mTapWeight.push_back(1.0);
+                    mTapBegin[d].push_back((int64_t)mTapOffset.size());
+                    continue;
+                }
+                // linear / cubic: the filter stretched by 1/scale when antialiasing a downscale
+                double s = (mCfg.antialias && g.scales[d] < 1.0) ? g.scales[d] : 1.0;
+                bool cubic = mCfg.mode == ResizeMode::CUBIC;
+                int start = (int)floor((cubic ? -2.0 : -1.0) / s) + 1;
+                int count = 2 - 2 * start;
+                // ratio in (0, 1]: an integral coordinate takes the left neighbour with ratio 1
+                double base = integral ? fl - 1.0 : fl;
+                double ratio = x - base;
+                coeff.assign(count, 0.0);
+                double sum = 0.0;
+                for (int i = 0; i < count; ++i) {
+                    double tt = ((double)(start + i) - ratio) * s;
+                    double c = cubic ? cubicKernel(tt, mCfg.cubicA) : fmax(0.0, 1.0 - fabs(tt));
+                    int64_t idx = (int64_t)base + start + i;
+                    if (mCfg.excludeOutside && (idx < 0 || idx >= lenIn)) {
+                        c = 0.0;
+                    }
+                    coeff[i] = c;
+                    sum += c;
+                }
+                bool normalize = (mCfg.excludeOutside || s < 1.0) && sum != 0.0;
+                for (int i = 0; i < count; ++i) {
+                    if (coeff[i] == 0.0) {
+                        continue;
+                    }
+                    int64_t idx = (int64_t)base + start + i;
+                    idx = idx < 0 ? 0 : (idx >= lenIn ? lenIn - 1 : idx);
+                    mTapOffset.push_back(idx * strides[d]);
+                    mTapWeight.push_back(normalize ? coeff[i] / sum : coeff[i]);
+                }
+                mTapBegin[d].push_back((int64_t)mTapOffset.size());
+            }
+        }
+    }
+
+    template <typename T>
+    double accumulate(const T* src, int d, int rank, const int* oIdx, int64_t offset) const {
+        const int64_t b = mTapBegin[d][oIdx[d]], e = mTapBegin[d][oIdx[d] + 1];
+        double acc = 0.0;
+        if (d == rank - 1) {
+            for (int64_t k = b; k < e; ++k) {
+                acc += mTapWeight[k] * (double)src[offset + mTapOffset[k]];
+            }
+            return acc;
+        }
+        for (int64_t k = b; k < e; ++k) {
+            acc += mTapWeight[k] * accumulate(src, d + 1, rank, oIdx, offset + mTapOffset[k]);
+        }
+        return acc;
+    }
+
+    template <typename T>
+    void run(const Tensor* X, Tensor* Y) const {
+        auto outDims = TensorUtils::shape(Y);
+        const int rank = (int)outDims.size();
+        const T* src = X->host<T>();
+        T* dst = Y->host<T>();
+        int64_t total = TensorUtils::elementCount(Y);
+        if (total == 0) {
+            return;
+        }
+        if (rank == 0) {
+            dst[0] = src[0];
+            return;
+        }
+        std::vector<int> idx(rank, 0);
+        const bool crop = mCfg.coord == CoordTransform::TF_CROP_AND_RESIZE;
+        const T extrapolation = fromDouble<T>((double)mCfg.extrapolation);
+        for (int64_t o = 0; o < total; ++o) {
+            bool outside = false;
+            if (crop) {
+                for (int d = 0; d < rank && !outside; ++d) {
+                    outside = mOutside[d][idx[d]] != 0;
+                }
+            }
+            dst[o] = outside ? extrapolation : fromDouble<T>(accumulate(src, 0, rank, idx.data(), 0));
+            for (int d = rank - 1; d >= 0; --d) {
+                if (++idx[d] < outDims[d]) {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+    }
+
+    ResizeConfig mCfg;
+    std::vector<std::vector<int64_t>> mTapBegin;
+    std::vector<std::vector<uint8_t>> mOutside;
+    std::vector<int64_t> mTapOffset;
+    std::vector<double> mTapWeight;
+};
+
+static Execution* createResize(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
+                               Backend* backend) {
+    auto p = op->param_as_ResizeParam();
+    if (!p) {
+        return nullptr;
+    }
+    ResizeConfig cfg;
+    cfg.load(p);
+    return new CPUResize(backend, cfg);
+}
+} // namespace MNN
+
+MNN_REGISTER_CPU(Resize, createResize)

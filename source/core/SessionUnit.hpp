@@ -1,0 +1,25 @@
+// Session::Unit: one scheduled op of a Session (shared by Session.cpp and the introspection
+// helpers used by tools; see SessionIntrospect.hpp).
+#ifndef MNN_CORE_SESSIONUNIT_HPP
+#define MNN_CORE_SESSIONUNIT_HPP
+
+#include "Session.hpp"
+
+namespace MNN {
+
+struct Session::Unit {
+    int opIndex = -1;
+    const Schema::Op* op = nullptr;
+    std::vector<int> inputIdx;  // -1: optional input left out
+    std::vector<int> outputIdx;
+    std::vector<Tensor*> inputs;  // nullptr where inputIdx is -1
+    std::vector<Tensor*> outputs;
+    std::vector<Tensor*> cbInputs;  // inputs without the left-out ones, for callbacks
+    std::unique_ptr<Execution> execution;
+    Backend* backend = nullptr;
+    int path = 0;
+    double flops = 0;
+};
+
+}  // namespace MNN
+#endif

@@ -1,0 +1,53 @@
+// 1000 cycles of createFromBuffer, createSession, runSession, releaseSession, destroy keep the
+// resident set flat. Prints the figures.
+#include <MNN/Interpreter.hpp>
+#include <stdio.h>
+#include <unistd.h>
+#include "ModelBuilder.hpp"
+#include "TestUtils.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+
+static long residentKB() {
+    FILE* f = fopen("/proc/self/statm", "r");
+    if (!f) {
+        return -1;
+    }
+    long pages = 0, resident = 0;
+    if (fscanf(f, "%ld %ld", &pages, &resident) != 2) {
+        resident = -1;
+    }
+    fclose(f);
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+TEST(Leak, ThousandLoadRunReleaseCyclesKeepRssFlat) {
+    ModelBuilder mb;
+    mb.input("x", {16, 64});
+    mb.constant("c", {64}, randomFloats(64, 1));
+    Schema::BinaryParamT p;
+    mb.op(Schema::OpType::BinaryOp, "a", {"x", "c"}, {"y"})->param.Set(p);
+    mb.op(Schema::OpType::BinaryOp, "b", {"y", "x"}, {"z"})->param.Set(p);
+    mb.output("z");
+    auto buf = mb.finish();
+    auto cycle = [&]() {
+        Interpreter* net = Interpreter::createFromBuffer(buf.data(), buf.size());
+        ASSERT_NE(net, nullptr);
+        auto s = net->createSession(ScheduleConfig());
+        ASSERT_NE(s, nullptr);
+        ASSERT_EQ(net->runSession(s), NO_ERROR);
+        ASSERT_TRUE(net->releaseSession(s));
+        Interpreter::destroy(net);
+    };
+    for (int i = 0; i < 100; ++i) {
+        cycle();  // warm up allocator pools
+    }
+    long start = residentKB();
+    for (int i = 0; i < 1000; ++i) {
+        cycle();
+    }
+    long end = residentKB();
+    printf("RSS after warm-up: %ld KiB, after 1000 cycles: %ld KiB (growth %ld KiB)\n", start, end, end - start);
+    EXPECT_LT(end - start, 512) << "resident memory grew by " << (end - start) << " KiB";
+}

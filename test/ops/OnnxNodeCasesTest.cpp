@@ -1,0 +1,283 @@
+// Runs ONNX's own node tests (inputs and expected outputs from libonnx-testdata, pasted into
+// OnnxNodeCases.inc by test/ops/gen/gen_onnx_node_cases.py) through the engine for the ops of this
+// folder that map 1:1: Resize, LSTM, GRU, RNN, GridSample, RoiAlign, NonMaxSuppression, MaxUnpool,
+// Col2Im. The attribute mapping below is the same as the converter's (ONNX attribute -> param).
+#include <string.h>
+#include "ModelBuilder.hpp"
+#include "TestUtils.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+
+namespace {
+struct NodeTensor {
+    std::string name;
+    int dtype;  // ONNX TensorProto type: 1 float, 2 uint8, 3 int8, 6 int32, 7 int64, 9 bool
+    std::vector<int> dims;
+    std::vector<double> values;
+};
+struct NodeAttr {
+    std::string name;
+    std::vector<double> nums;
+    std::vector<std::string> strs;
+};
+struct OnnxNodeCase {
+    std::string test;
+    std::string opType;
+    int opset;
+    std::vector<NodeAttr> attrs;
+    std::vector<std::string> inputNames;
+    std::vector<std::string> outputNames;
+    std::vector<NodeTensor> inputs;
+    std::vector<NodeTensor> outputs;
+};
+#include "OnnxNodeCases.inc"
+
+const NodeAttr* findAttr(const OnnxNodeCase& c, const char* name) {
+    for (auto& a : c.attrs) {
+        if (a.name == name) {
+            return &a;
+        }
+    }
+    return nullptr;
+}
+double num(const OnnxNodeCase& c, const char* name, double def) {
+    auto a = findAttr(c, name);
+    return (a && !a->nums.empty()) ? a->nums[0] : def;
+}
+std::string str(const OnnxNodeCase& c, const char* name, const char* def) {
+    auto a = findAttr(c, name);
+    return (a && !a->strs.empty()) ? a->strs[0] : std::string(def);
+}
+template <typename T>
+std::vector<T> nums(const OnnxNodeCase& c, const char* name) {
+    std::vector<T> r;
+    if (auto a = findAttr(c, name)) {
+        for (auto v : a->nums) {
+            r.push_back((T)v);
+        }
+    }
+    return r;
+}
+
+/** fills op->param from the ONNX attributes; false when the op type is not one of ours */
+bool setParam(const OnnxNodeCase& c, Schema::OpT* op) {
+    const std::string& t = c.opType;
+    if (t == "Resize") {
+        op->type = Schema::OpType::Resize;
+        Schema::ResizeParamT p;
+        auto mode = str(c, "mode", "nearest");
+        p.mode = mode == "linear" ? Schema::ResizeMode::LINEAR
+                                  : (mode == "cubic" ? Schema::ResizeMode::CUBIC : Schema::ResizeMode::NEAREST);
+        const char* cts[] = {"half_pixel",   "asymmetric",         "pytorch_half_pixel", "tf_half_pixel_for_nn",
+                             "align_corners", "tf_crop_and_resize", "half_pixel_symmetric"};
+        auto ct = str(c, "coordinate_transformation_mode", "half_pixel");
+        for (int i = 0; i < 7; ++i) {
+            if (ct == cts[i]) {
+                p.coordTransform = (Schema::CoordTransform)i;
+            }
+        }
+        const char* nms[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+        auto nm = str(c, "nearest_mode", "round_prefer_floor");
+        for (int i = 0; i < 4; ++i) {
+            if (nm == nms[i]) {
+                p.nearestMode = (Schema::NearestMode)i;
+            }
+        }
+        p.cubicCoeffA = (float)num(c, "cubic_coeff_a", -0.75);
+        p.excludeOutside = num(c, "exclude_outside", 0) != 0;
+        p.extrapolationValue = (float)num(c, "extrapolation_value", 0);
+        p.axes = nums<int>(c, "axes");
+        auto k = str(c, "keep_aspect_ratio_policy", "stretch");
+        p.keepAspectRatioPolicy = k == "not_larger" ? 1 : (k == "not_smaller" ? 2 : 0);
+        p.antialias = num(c, "antialias", 0) != 0;
+        op->param.Set(p);
+        return true;
+    }
+    if (t == "LSTM" || t == "GRU" || t == "RNN") {
+        op->type = t == "LSTM" ? Schema::OpType::LSTM : (t == "GRU" ? Schema::OpType::GRU : Schema::OpType::RNN);
+        Schema::RnnParamT p;
+        p.hiddenSize = (int)num(c, "hidden_size", 0);
+        auto d = str(c, "direction", "forward");
+        p.direction = d == "reverse" ? Schema::RnnDirection::REVERSE
+                                     : (d == "bidirectional" ? Schema::RnnDirection::BIDIRECTIONAL
+                                                             : Schema::RnnDirection::FORWARD);
+        if (auto a = findAttr(c, "activations")) {
+            p.activations = a->strs;
+        }
+        p.activationAlpha = nums<float>(c, "activation_alpha");
+        p.activationBeta = nums<float>(c, "activation_beta");
+        p.clip = (float)num(c, "clip", 0);
+        p.inputForget = num(c, "input_forget", 0) != 0;
+        p.linearBeforeReset = num(c, "linear_before_reset", 0) != 0;
+        p.layout = (int)num(c, "layout", 0);
+        op->param.Set(p);
+        return true;
+    }
+    if (t == "GridSample") {
+        op->type = Schema::OpType::GridSample;
+        Schema::GridSampleParamT p;
+        auto m = str(c, "mode", "bilinear");
+        p.mode = (m == "nearest") ? 1 : ((m == "bicubic" || m == "cubic") ? 2 : 0);
+        auto pm = str(c, "padding_mode", "zeros");
+        p.paddingMode = pm == "border" ? 1 : (pm == "reflection" ? 2 : 0);
+        p.alignCorners = num(c, "align_corners", 0) != 0;
+        op->param.Set(p);
+        return true;
+    }
+    if (t == "RoiAlign") {
+        op->type = Schema::OpType::RoiAlign;
+        Schema::RoiAlignParamT p;
+        p.mode = str(c, "mode", "avg") == "max" ? 0 : 1;
+        p.outputHeight = (int)num(c, "output_height", 1);
+        p.outputWidth = (int)num(c, "output_width", 1);
+        p.samplingRatio = (int)num(c, "sampling_ratio", 0);
+        p.spatialScale = (float)num(c, "spatial_scale", 1);
+        p.halfPixel = str(c, "coordinate_transformation_mode", "half_pixel") == "half_pixel";
+        op->param.Set(p);
+        return true;
+    }
+    if (t == "NonMaxSuppression") {
+        op->type = Schema::OpType::NonMaxSuppression;
+        Schema::NmsParamT p;
+        p.centerPointBox = (int)num(c, "center_point_box", 0);
+        op->param.Set(p);
+        return true;
+    }
+    if (t == "MaxUnpool") {
+        op->type = Schema::OpType::MaxUnpool;
+        Schema::PoolParamT p;
+        p.kernel = nums<int>(c, "kernel_shape");
+        p.strides = nums<int>(c, "strides");
+        p.pads = nums<int>(c, "pads");
+        op->param.Set(p);
+        return true;
+    }
+    if (t == "Col2Im") {
+        op->type = Schema::OpType::Col2Im;
+        Schema::ConvParamT p;
+        p.dilations = nums<int>(c, "dilations");
+        p.strides = nums<int>(c, "strides");
+        p.pads = nums<int>(c, "pads");
+        op->param.Set(p);
+        return true;
+    }
+    return false;
+}
+
+Schema::DataType dataType(int onnx) {
+    switch (onnx) {
+        case 2: return Schema::DataType::DT_UINT8;
+        case 3: return Schema::DataType::DT_INT8;
+        case 6: return Schema::DataType::DT_INT32;
+        case 7: return Schema::DataType::DT_INT64;
+        case 9: return Schema::DataType::DT_BOOL;
+        default: return Schema::DataType::DT_FLOAT;
+    }
+}
+
+std::vector<uint8_t> bytesOf(const NodeTensor& t) {
+    std::vector<uint8_t> b;
+    auto put = [&](const void* p, size_t n) { b.insert(b.end(), (const uint8_t*)p, (const uint8_t*)p + n); };
+    for (auto v : t.values) {
+        switch (t.dtype) {
+            case 2: case 9: { uint8_t x = (uint8_t)v; put(&x, 1); break; }
+            case 3: { int8_t x = (int8_t)v; put(&x, 1); break; }
+            case 6: { int32_t x = (int32_t)v; put(&x, 4); break; }
+            case 7: { int64_t x = (int64_t)v; put(&x, 8); break; }
+            default: { float x = (float)v; put(&x, 4); break; }
+        }
+    }
+    return b;
+}
+
+void runCase(const OnnxNodeCase& c) {
+    SCOPED_TRACE(c.test);
+    ModelBuilder mb;
+    std::unique_ptr<Tensor> feed;
+    // the first input (X / boxes) is fed at run time, the rest are constants
+    for (size_t i = 0; i < c.inputs.size(); ++i) {
+        auto& in = c.inputs[i];
+        if (i == 0) {
+            ASSERT_EQ(in.dtype, 1);
+            mb.input(in.name, in.dims);
+            std::vector<float> v(in.values.begin(), in.values.end());
+            feed = makeTensor(in.dims, v);
+        } else {
+            auto b = bytesOf(in);
+            mb.constantRaw(in.name, in.dims, dataType(in.dtype), b.data(), b.size());
+        }
+    }
+    std::vector<std::string> outs;
+    for (size_t i = 0; i < c.outputNames.size(); ++i) {
+        outs.push_back(c.outputNames[i].empty() ? "unused_" + std::to_string(i) : c.outputNames[i]);
+    }
+    auto op = mb.op(Schema::OpType::Unknown, "node", c.inputNames, outs);
+    ASSERT_TRUE(setParam(c, op));
+    for (auto& o : c.outputs) {
+        mb.output(o.name);
+    }
+    auto model = mb.finish();
+    auto r = runModel(model, {{c.inputs[0].name, feed.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    for (auto& o : c.outputs) {
+        SCOPED_TRACE(o.name);
+        auto got = r.outputs[o.name];
+        ASSERT_NE(got, nullptr);
+        ASSERT_EQ(got->shape(), o.dims);
+        if (o.dtype == 7) {
+            ASSERT_EQ(got->getType(), halide_type_of<int64_t>());
+            for (size_t k = 0; k < o.values.size(); ++k) {
+                EXPECT_EQ(got->host<int64_t>()[k], (int64_t)o.values[k]) << "at " << k;
+            }
+        } else {
+            ASSERT_EQ(got->getType(), halide_type_of<float>());
+            std::vector<float> want(o.values.begin(), o.values.end());
+            EXPECT_TRUE(allClose(got->host<float>(), want.data(), want.size(), 1e-4f, 1e-4f));
+        }
+    }
+}
+
+void runAll(const char* prefix) {
+    int n = 0;
+    for (auto& c : kOnnxNodeCases) {
+        if (c.test.rfind(prefix, 0) == 0) {
+            runCase(c);
+            ++n;
+        }
+    }
+    EXPECT_GT(n, 0) << "no ONNX node cases for " << prefix;
+}
+} // namespace
+
+TEST(OnnxNodeCases, Resize) {
+    runAll("test_resize_");
+}
+
+TEST(OnnxNodeCases, LSTM) {
+    runAll("test_lstm_");
+}
+
+TEST(OnnxNodeCases, GRU) {
+    runAll("test_gru_");
+}
+
+TEST(OnnxNodeCases, RNN) {
+    runAll("test_rnn_");
+}
+
+TEST(OnnxNodeCases, GridSample) {
+    runAll("test_gridsample");
+}
+
+TEST(OnnxNodeCases, RoiAlign) {
+    runAll("test_roialign_");
+}
+
+TEST(OnnxNodeCases, NonMaxSuppression) {
+    runAll("test_nonmaxsuppression_");
+}
+
+TEST(OnnxNodeCases, MaxUnpool) {
+    runAll("test_maxunpool_");
+}
