@@ -64,6 +64,17 @@ Session::Session(const GraphRef& graph, const std::vector<ScheduleConfig>& confi
 Session::~Session() {
     // Executions may hold tensors of their backends: destroy them first, then tensors, then backends.
     mUnits.clear();
+    // Backends forget the tensors of their memory plan (and reset their host pointers) while the
+    // tensors still exist; a backend destroyed after them would write into freed tensors.
+    for (auto& b : mBackends) {
+        b->onClearBuffer();
+    }
+    if (mCPUFallback) {
+        mCPUFallback->onClearBuffer();
+    }
+    if (mEvalBackend) {
+        mEvalBackend->onClearBuffer();
+    }
     mTensors.clear();
     mBackends.clear();
     mCPUFallback.reset();
