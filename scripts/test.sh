@@ -71,19 +71,26 @@ if want 5; then
 fi
 
 if want 6; then
-  stage_start 6 "libFuzzer targets, ${MNN_FUZZ_SECONDS:-60} s each" 6
+  stage_start 6 "libFuzzer targets (model, ONNX converter, ImageProcess), ${MNN_FUZZ_SECONDS:-60} s each" 8
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMNN_FUZZ=ON \
-    -DMNN_BUILD_CONVERTER=OFF -DMNN_BUILD_TOOLS=OFF -DMNN_BUILD_BENCHMARK=OFF -DMNN_BUILD_SHARED=OFF > /dev/null
-  cmake --build build-fuzz -j"$JOBS" --target mnn_fuzz_seeds $(cd build-fuzz && ninja -t targets all 2>/dev/null | grep -o '^mnn_fuzz_[a-z_]*' | sort -u | grep -v seeds | tr '\n' ' ')
+    -DMNN_BUILD_TOOLS=OFF -DMNN_BUILD_BENCHMARK=OFF -DMNN_BUILD_SHARED=OFF > /dev/null
+  cmake --build build-fuzz -j"$JOBS" --target mnn_fuzz_seeds mnn_fuzz_model mnn_fuzz_imageprocess mnn_fuzz_onnx
   CORPUS=$(mktemp -d)
-  ./build-fuzz/test/fuzz/mnn_fuzz_seeds "$CORPUS"
-  cp examples/models/*.mnn "$CORPUS"/ 2>/dev/null || true
-  for fz in build-fuzz/test/fuzz/mnn_fuzz_*; do
-    case "$fz" in *seeds) continue ;; esac
-    echo "fuzzing $(basename "$fz")"
-    mkdir -p "$CORPUS/$(basename "$fz")"
-    ASAN_OPTIONS=detect_leaks=1 "$fz" -max_total_time="${MNN_FUZZ_SECONDS:-60}" -rss_limit_mb=2048 -timeout=10 \
-      -print_final_stats=1 "$CORPUS/$(basename "$fz")" "$CORPUS" 2>&1 | tail -4 || FAILED=1
+  mkdir -p "$CORPUS/mnn_fuzz_model" "$CORPUS/mnn_fuzz_onnx" "$CORPUS/mnn_fuzz_imageprocess"
+  ./build-fuzz/test/fuzz/mnn_fuzz_seeds "$CORPUS/mnn_fuzz_model"
+  cp examples/models/*.mnn "$CORPUS/mnn_fuzz_model/"
+  cp examples/models/*.onnx "$CORPUS/mnn_fuzz_onnx/"
+  for t in add conv_with_strides_padding relu reshape_extended_dims gather_0 resize_upsample_scales_linear; do
+    f=/usr/share/libonnx-testdata/data/node/test_$t/model.onnx
+    [ -f "$f" ] && cp "$f" "$CORPUS/mnn_fuzz_onnx/$t.onnx"
+  done
+  head -c 256 /dev/urandom > "$CORPUS/mnn_fuzz_imageprocess/seed0"
+  for name in mnn_fuzz_model mnn_fuzz_onnx mnn_fuzz_imageprocess; do
+    echo "fuzzing $name"
+    ASAN_OPTIONS=detect_leaks=1 "./build-fuzz/test/fuzz/$name" -max_total_time="${MNN_FUZZ_SECONDS:-60}" \
+      -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 "$CORPUS/$name" > "$CORPUS/$name.log" 2>&1 \
+      || { tail -40 "$CORPUS/$name.log"; FAILED=1; }
+    grep -E "stat::number_of_executed_units|stat::new_units_added" "$CORPUS/$name.log" || true
   done
   rm -rf "$CORPUS"
   stage_end 6

@@ -1,0 +1,36 @@
+// libFuzzer target: the converter's ONNX loading and mapping on a fuzzed protobuf, and when a
+// model comes out, loading and running it.
+#include <MNN/Interpreter.hpp>
+#include <stdint.h>
+#include <stdio.h>
+#include <memory>
+#include "MNNConverter.hpp"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    if (!getenv("MNN_FUZZ_VERBOSE")) {
+        freopen("/dev/null", "w", stderr);
+        freopen("/dev/null", "w", stdout);
+    }
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    MNN::Convert::Options options;
+    auto result = MNN::Convert::convertOnnxBuffer(data, size, options);
+    if (!result.ok) {
+        return 0;
+    }
+    std::unique_ptr<MNN::Interpreter> net(MNN::Interpreter::createFromBuffer(result.model.data(), result.model.size()));
+    if (!net) {
+        return 0;
+    }
+    net->setSessionHint(MNN::Interpreter::TENSOR_SIZE_LIMIT_MB, 64);
+    net->setSessionHint(MNN::Interpreter::ARENA_SIZE_LIMIT_MB, 256);
+    MNN::ScheduleConfig config;
+    config.numThread = 1;
+    auto session = net->createSession(config);
+    if (session) {
+        net->runSession(session);
+    }
+    return 0;
+}

@@ -1,0 +1,12 @@
+# Fuzz targets for the converter's ONNX loading and for ImageProcess::convert.
+add_executable(mnn_fuzz_imageprocess ${CMAKE_CURRENT_SOURCE_DIR}/FuzzImageProcess.cpp)
+target_link_libraries(mnn_fuzz_imageprocess PRIVATE MNN_static)
+target_compile_options(mnn_fuzz_imageprocess PRIVATE -fsanitize=fuzzer)
+target_link_options(mnn_fuzz_imageprocess PRIVATE -fsanitize=fuzzer)
+if(TARGET MNNConverterLib)
+  add_executable(mnn_fuzz_onnx ${CMAKE_CURRENT_SOURCE_DIR}/FuzzOnnxConverter.cpp)
+  target_link_libraries(mnn_fuzz_onnx PRIVATE MNNConverterLib MNN_static)
+  target_include_directories(mnn_fuzz_onnx PRIVATE ${PROJECT_SOURCE_DIR}/tools/converter/include)
+  target_compile_options(mnn_fuzz_onnx PRIVATE -fsanitize=fuzzer)
+  target_link_options(mnn_fuzz_onnx PRIVATE -fsanitize=fuzzer)
+endif()
