@@ -1,6 +1,7 @@
 // runSession allocates nothing once shapes are known: every heap allocation of the process is
 // counted through malloc-family overrides (glibc), and two runs must add none.
 #include <MNN/Interpreter.hpp>
+#include <string.h>
 #include <atomic>
 #include "ModelBuilder.hpp"
 #include "TestUtils.hpp"
@@ -80,5 +81,35 @@ TEST(AllocationFree, RunSessionAllocatesNothing) {
     net->resizeTensor(net->getSessionInput(session, nullptr), {8, 16});
     net->resizeSession(session);
     EXPECT_GT(gAllocations.load(), after);
+#endif
+}
+
+TEST(AllocationFree, RealNetworkRunSessionAllocatesNothing) {
+#ifndef MNN_COUNT_ALLOCATIONS
+    GTEST_SKIP() << "allocation counting needs glibc without sanitizers";
+#else
+    // the bundled example: conv, batchnorm, relu, maxpool, depthwise conv, global pool, gemm, softmax
+    std::string path = std::string(MNN_SOURCE_DIR) + "/examples/models/small_cnn.mnn";
+    std::unique_ptr<Interpreter> net(Interpreter::createFromFile(path.c_str()));
+    ASSERT_NE(net, nullptr);
+    for (auto precision : {BackendConfig::Precision_High, BackendConfig::Precision_Normal}) {
+        ScheduleConfig config;
+        BackendConfig bc;
+        bc.precision = precision;
+        config.backendConfig = &bc;
+        config.numThread = 2;
+        auto session = net->createSession(config);
+        ASSERT_NE(session, nullptr);
+        auto input = net->getSessionInput(session, nullptr);
+        auto x = randomFloats(input->elementSize(), 9);
+        memcpy(input->host<float>(), x.data(), x.size() * sizeof(float));
+        ASSERT_EQ(net->runSession(session), NO_ERROR);
+        long before = gAllocations.load();
+        for (int i = 0; i < 3; ++i) {
+            ASSERT_EQ(net->runSession(session), NO_ERROR);
+        }
+        EXPECT_EQ(gAllocations.load() - before, 0) << "precision " << (int)precision;
+        net->releaseSession(session);
+    }
 #endif
 }
