@@ -4,15 +4,14 @@
 #   1. Release build of library, converter, tools, tests            (~15 min)
 #   2. ctest: op, API, converter, tool, CV, conformance, real models (~10 min)
 #   3. install to a temporary prefix; outside find_package client    (~1 min)
-#   4. ASan+UBSan build of the core with op + API tests              (~12 min)
+#   4. clang ASan+UBSan build: op + API tests, then 3 fuzzers x 60 s (~20 min)
 #   5. aarch64 cross build of the core with op + API tests, qemu     (~12 min)
-#   6. libFuzzer (clang, ASan+UBSan): each fuzz target for MNN_FUZZ_SECONDS (60) (~6 min)
 # Set MNN_TEST_STAGES="1 2 3" to run a subset locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc)}
-STAGES=${MNN_TEST_STAGES:-"1 2 3 4 5 6"}
+STAGES=${MNN_TEST_STAGES:-"1 2 3 4 5"}
 ./scripts/install-deps.sh
 START=$(date +%s)
 stage_start() { STAGE_T=$(date +%s); echo; echo "=== stage $1: $2 (budget $3 min) ==="; }
@@ -51,12 +50,33 @@ if want 3; then
 fi
 
 if want 4; then
-  stage_start 4 "ASan+UBSan: core, op and API tests" 12
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMNN_SANITIZE="address;undefined" \
-    -DMNN_BUILD_CONVERTER=OFF -DMNN_BUILD_TOOLS=OFF -DMNN_BUILD_BENCHMARK=OFF -DMNN_BUILD_SHARED=OFF > /dev/null
-  cmake --build build-asan -j"$JOBS" --target MNNOpTests MNNApiTests
+  # One clang build serves both: ASan+UBSan instrumented library, op and API tests, and the
+  # libFuzzer targets (MNN_FUZZ adds -fsanitize=fuzzer-no-link,address,undefined everywhere).
+  stage_start 4 "ASan+UBSan (clang): op and API tests, then fuzzing ${MNN_FUZZ_SECONDS:-60} s per target" 20
+  CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMNN_FUZZ=ON \
+    -DMNN_BUILD_TOOLS=OFF -DMNN_BUILD_BENCHMARK=OFF -DMNN_BUILD_SHARED=OFF > /dev/null
+  cmake --build build-asan -j"$JOBS" --target MNNOpTests MNNApiTests mnn_fuzz_seeds mnn_fuzz_model \
+    mnn_fuzz_imageprocess mnn_fuzz_onnx
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest -j"$JOBS" -L "^(ops|api)$" --output-on-failure) || FAILED=1
+  CORPUS=$(mktemp -d)
+  mkdir -p "$CORPUS/mnn_fuzz_model" "$CORPUS/mnn_fuzz_onnx" "$CORPUS/mnn_fuzz_imageprocess"
+  ./build-asan/test/fuzz/mnn_fuzz_seeds "$CORPUS/mnn_fuzz_model"
+  cp examples/models/*.mnn "$CORPUS/mnn_fuzz_model/"
+  cp examples/models/*.onnx "$CORPUS/mnn_fuzz_onnx/"
+  for t in add conv_with_strides_padding relu reshape_extended_dims gather_0 resize_upsample_scales_linear; do
+    f=/usr/share/libonnx-testdata/data/node/test_$t/model.onnx
+    if [ -f "$f" ]; then cp "$f" "$CORPUS/mnn_fuzz_onnx/$t.onnx"; fi
+  done
+  head -c 256 /dev/urandom > "$CORPUS/mnn_fuzz_imageprocess/seed0"
+  for name in mnn_fuzz_model mnn_fuzz_onnx mnn_fuzz_imageprocess; do
+    echo "fuzzing $name for ${MNN_FUZZ_SECONDS:-60} s"
+    ASAN_OPTIONS=detect_leaks=1 "./build-asan/test/fuzz/$name" -max_total_time="${MNN_FUZZ_SECONDS:-60}" \
+      -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 "$CORPUS/$name" > "$CORPUS/$name.log" 2>&1 \
+      || { tail -40 "$CORPUS/$name.log"; FAILED=1; }
+    grep -E "stat::number_of_executed_units|stat::new_units_added" "$CORPUS/$name.log" || true
+  done
+  rm -rf "$CORPUS"
   stage_end 4
 fi
 
@@ -70,31 +90,6 @@ if want 5; then
   stage_end 5
 fi
 
-if want 6; then
-  stage_start 6 "libFuzzer targets (model, ONNX converter, ImageProcess), ${MNN_FUZZ_SECONDS:-60} s each" 8
-  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMNN_FUZZ=ON \
-    -DMNN_BUILD_TOOLS=OFF -DMNN_BUILD_BENCHMARK=OFF -DMNN_BUILD_SHARED=OFF > /dev/null
-  cmake --build build-fuzz -j"$JOBS" --target mnn_fuzz_seeds mnn_fuzz_model mnn_fuzz_imageprocess mnn_fuzz_onnx
-  CORPUS=$(mktemp -d)
-  mkdir -p "$CORPUS/mnn_fuzz_model" "$CORPUS/mnn_fuzz_onnx" "$CORPUS/mnn_fuzz_imageprocess"
-  ./build-fuzz/test/fuzz/mnn_fuzz_seeds "$CORPUS/mnn_fuzz_model"
-  cp examples/models/*.mnn "$CORPUS/mnn_fuzz_model/"
-  cp examples/models/*.onnx "$CORPUS/mnn_fuzz_onnx/"
-  for t in add conv_with_strides_padding relu reshape_extended_dims gather_0 resize_upsample_scales_linear; do
-    f=/usr/share/libonnx-testdata/data/node/test_$t/model.onnx
-    [ -f "$f" ] && cp "$f" "$CORPUS/mnn_fuzz_onnx/$t.onnx"
-  done
-  head -c 256 /dev/urandom > "$CORPUS/mnn_fuzz_imageprocess/seed0"
-  for name in mnn_fuzz_model mnn_fuzz_onnx mnn_fuzz_imageprocess; do
-    echo "fuzzing $name"
-    ASAN_OPTIONS=detect_leaks=1 "./build-fuzz/test/fuzz/$name" -max_total_time="${MNN_FUZZ_SECONDS:-60}" \
-      -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 "$CORPUS/$name" > "$CORPUS/$name.log" 2>&1 \
-      || { tail -40 "$CORPUS/$name.log"; FAILED=1; }
-    grep -E "stat::number_of_executed_units|stat::new_units_added" "$CORPUS/$name.log" || true
-  done
-  rm -rf "$CORPUS"
-  stage_end 6
-fi
 
 echo
 echo "total $(( $(date +%s) - START )) s"
