@@ -6,7 +6,15 @@
 #include "ModelBuilder.hpp"
 #include "TestUtils.hpp"
 
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define MNN_UNDER_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MNN_UNDER_SANITIZER 1
+#endif
+#if defined(__GLIBC__) && !defined(MNN_UNDER_SANITIZER)
 #define MNN_COUNT_ALLOCATIONS 1
 static std::atomic<long> gAllocations{0};
 extern "C" {
