@@ -6,12 +6,13 @@
 #   3. install to a temporary prefix; outside find_package client    (~1 min)
 #   4. clang ASan+UBSan build: op + API tests, then 3 fuzzers x 60 s (~20 min)
 #   5. aarch64 cross build of the core with op + API tests, qemu     (~12 min)
+#   6. TSan build: the threading tests                               (~6 min)
 # Set MNN_TEST_STAGES="1 2 3" to run a subset locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc)}
-STAGES=${MNN_TEST_STAGES:-"1 2 3 4 5"}
+STAGES=${MNN_TEST_STAGES:-"1 2 3 4 5 6"}
 ./scripts/install-deps.sh
 START=$(date +%s)
 stage_start() { STAGE_T=$(date +%s); echo; echo "=== stage $1: $2 (budget $3 min) ==="; }
@@ -90,6 +91,15 @@ if want 5; then
   stage_end 5
 fi
 
+
+if want 6; then
+  stage_start 6 "TSan: threading tests" 6
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMNN_SANITIZE=thread \
+    -DMNN_BUILD_CONVERTER=OFF -DMNN_BUILD_TOOLS=OFF -DMNN_BUILD_BENCHMARK=OFF -DMNN_BUILD_SHARED=OFF > /dev/null
+  cmake --build build-tsan -j"$JOBS" --target MNNApiTests
+  (cd build-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -j"$JOBS" -R "ThreadSafety" --output-on-failure) || FAILED=1
+  stage_end 6
+fi
 
 echo
 echo "total $(( $(date +%s) - START )) s"
