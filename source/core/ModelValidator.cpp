@@ -8,6 +8,68 @@
 namespace MNN {
 
 namespace {
+// The parameter table each op type reads (NONE: several or none). A model whose op carries a
+// table of another type is refused at load.
+Schema::Param expectedParam(Schema::OpType t) {
+    using O = Schema::OpType;
+    using P = Schema::Param;
+    switch (t) {
+        case O::Convolution:
+        case O::ConvTranspose:
+            return P::ConvParam;
+        case O::Pooling:
+            return P::PoolParam;
+        case O::UnaryOp:
+            return P::UnaryParam;
+        case O::BinaryOp:
+        case O::Mean:
+            return P::BinaryParam;
+        case O::MatMul:
+        case O::Gemm:
+            return P::GemmParam;
+        case O::Softmax:
+            return P::SoftmaxParam;
+        case O::Concat:
+        case O::Split:
+        case O::Gather:
+        case O::GatherElements:
+        case O::GatherND:
+        case O::ScatterND:
+        case O::ScatterElements:
+            return P::AxisParam;
+        case O::Transpose:
+            return P::TransposeParam;
+        case O::Resize:
+            return P::ResizeParam;
+        case O::Reduce:
+            return P::ReduceParam;
+        case O::ArgMax:
+            return P::ArgParam;
+        case O::Cast:
+            return P::CastParam;
+        case O::TopK:
+            return P::TopKParam;
+        case O::LSTM:
+        case O::GRU:
+        case O::RNN:
+            return P::RnnParam;
+        case O::If:
+        case O::Loop:
+        case O::Scan:
+            return P::ControlFlowParam;
+        case O::Einsum:
+            return P::EinsumParam;
+        case O::GridSample:
+            return P::GridSampleParam;
+        case O::RoiAlign:
+            return P::RoiAlignParam;
+        case O::NonMaxSuppression:
+            return P::NmsParam;
+        default:
+            return P::NONE;
+    }
+}
+
 struct Checker {
     int depth = 0;
 
@@ -122,6 +184,14 @@ struct Checker {
                 if ((int)type <= 0 || (int)type > (int)Schema::OpType::MAX || !getShape(type)) {
                     MNN_ERROR("invalid model: %s op #%u '%s' has unknown or unsupported type %d\n", where, i, name,
                               (int)type);
+                    return false;
+                }
+                auto expected = expectedParam(type);
+                if (expected != Schema::Param::NONE && op->param_type() != Schema::Param::NONE &&
+                    op->param_type() != expected) {
+                    MNN_ERROR("invalid model: %s op '%s' (%s) carries a %s table, expected %s\n", where, name,
+                              opTypeName(type), Schema::EnumNameParam(op->param_type()),
+                              Schema::EnumNameParam(expected));
                     return false;
                 }
                 if (op->inputs()) {

@@ -174,6 +174,13 @@ TEST(Malformed, SemanticErrors) {
         EXPECT_EQ(tryModel(mb.finish(), &lines), 2);
         EXPECT_EQ(lines, 1);
     }
+    {  // op with the parameter table of another op type
+        auto mb = validBuilder();
+        Schema::PoolParamT pool;
+        mb.net().ops[0]->param.Set(pool);
+        EXPECT_EQ(tryModel(mb.finish(), &lines), 1);
+        EXPECT_EQ(lines, 1);
+    }
     {  // op without its parameter table
         auto mb = validBuilder();
         mb.net().ops[0]->param.Reset();
