@@ -282,6 +282,9 @@ int runTool(int argc, char** argv) {
                 fillRandom(kv.second, seed++);
             }
             if (interp->runSession(session) != NO_ERROR) {
+                if (!options.shapes.empty()) {
+                    throw ToolError("the model does not run at the --input-shape shapes (see the [MNN] lines above)");
+                }
                 sessionProblem = "the shapes could not be resolved (see the [MNN] lines above)";
                 session = nullptr;
             } else {

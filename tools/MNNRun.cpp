@@ -53,20 +53,21 @@ struct Comparison {
     std::string note;
 };
 
-Comparison compareArrays(const NpyArray& got, const NpyArray& ref, double rtol, double atol) {
+Comparison compareArrays(const Npy::Array& got, const Npy::Array& ref, double rtol, double atol) {
     Comparison c;
-    c.count = got.elementCount();
-    if (got.elementCount() != ref.elementCount()) {
+    c.count = got.count();
+    if (got.count() != ref.count()) {
         c.pass = false;
-        c.note = "shape " + npyShapeString(got.shape) + " vs reference " + npyShapeString(ref.shape);
+        c.note = "shape " + shapeString(got.shape) + " vs reference " + shapeString(ref.shape);
         return c;
     }
     if (got.shape != ref.shape) {
         c.pass = false;
-        c.note = "shape " + npyShapeString(got.shape) + " vs reference " + npyShapeString(ref.shape);
+        c.note = "shape " + shapeString(got.shape) + " vs reference " + shapeString(ref.shape);
     }
+    auto gv = got.toDouble(), rv = ref.toDouble();
     for (int64_t i = 0; i < c.count; ++i) {
-        double a = got.at(i), b = ref.at(i);
+        double a = gv[(size_t)i], b = rv[(size_t)i];
         if (isnan(a) && isnan(b)) {
             continue;
         }
@@ -114,8 +115,9 @@ std::string referencePath(const std::string& dir, const std::string& name) {
     return "";
 }
 
-void printStats(const NpyArray& a) {
-    int64_t n = a.elementCount();
+void printStats(const Npy::Array& a) {
+    int64_t n = a.count();
+    auto values = a.toDouble();
     if (n == 0) {
         printf("  (empty)\n");
         return;
@@ -123,7 +125,7 @@ void printStats(const NpyArray& a) {
     double mn = INFINITY, mx = -INFINITY, sum = 0;
     int64_t nans = 0;
     for (int64_t i = 0; i < n; ++i) {
-        double v = a.at(i);
+        double v = values[(size_t)i];
         if (isnan(v)) {
             nans++;
             continue;
@@ -139,9 +141,9 @@ void printStats(const NpyArray& a) {
     printf("\n");
 }
 
-void writeArray(const std::string& dir, const std::string& name, const NpyArray& a) {
+void writeArray(const std::string& dir, const std::string& name, const Npy::Array& a) {
     std::string error;
-    if (!writeNpy(joinPath(dir, tensorFileName(name) + ".npy"), a, &error)) {
+    if (!Npy::write(joinPath(dir, tensorFileName(name) + ".npy"), a, &error)) {
         throw ToolError(error);
     }
 }
@@ -212,7 +214,7 @@ int runTool(int argc, char** argv) {
 
     // ---- inputs ----
     auto inputs = net->getSessionInputAll(session);  // copy: names -> tensors
-    std::map<std::string, NpyArray> given;
+    std::map<std::string, Npy::Array> given;
     for (auto& f : inputFiles) {
         std::string name = f.first;
         if (name.empty()) {
@@ -229,9 +231,9 @@ int runTool(int argc, char** argv) {
             }
             throw ToolError("--input: the model has no input '" + name + "' (inputs: " + names + ")");
         }
-        NpyArray a;
+        Npy::Array a;
         std::string error;
-        if (!readNpy(f.second, &a, &error)) {
+        if (!Npy::read(f.second, &a, &error)) {
             throw ToolError("--input " + name + ": " + error);
         }
         if (a.shape.size() > MNN_MAX_TENSOR_DIM) {
@@ -246,7 +248,7 @@ int runTool(int argc, char** argv) {
         if (TensorUtils::shape(t) != dims) {
             net->resizeTensor(t, dims);
             if (TensorUtils::shape(t) != dims) {
-                throw ToolError("could not resize input '" + kv.first + "' to " + npyShapeString(kv.second.shape));
+                throw ToolError("could not resize input '" + kv.first + "' to " + shapeString(kv.second.shape));
             }
             resized = true;
         }
@@ -287,9 +289,9 @@ int runTool(int argc, char** argv) {
             try {
                 for (auto t : outs) {
                     auto& name = TensorUtils::describe(t)->name;
-                    std::unique_ptr<NpyArray> value;
+                    std::unique_ptr<Npy::Array> value;
                     if (!dumpDir.empty()) {
-                        value.reset(new NpyArray(tensorToNpy(t)));
+                        value.reset(new Npy::Array(tensorToNpy(t)));
                         writeArray(dumpDir, name, *value);
                     }
                     if (!compareDir.empty()) {
@@ -297,14 +299,14 @@ int runTool(int argc, char** argv) {
                         if (path.empty()) {
                             continue;
                         }
-                        NpyArray ref;
+                        Npy::Array ref;
                         std::string error;
-                        if (!readNpy(path, &ref, &error)) {
+                        if (!Npy::read(path, &ref, &error)) {
                             fprintf(stderr, "warning: skipping reference %s\n", error.c_str());
                             continue;
                         }
                         if (!value) {
-                            value.reset(new NpyArray(tensorToNpy(t)));
+                            value.reset(new Npy::Array(tensorToNpy(t)));
                         }
                         divergence.checked++;
                         auto c = compareArrays(*value, ref, rtol, atol);
@@ -342,8 +344,7 @@ int runTool(int argc, char** argv) {
     std::vector<std::pair<std::string, Comparison>> comparisons;
     for (auto& kv : net->getSessionOutputAll(session)) {
         auto a = tensorToNpy(kv.second);
-        printf("Output %s: %s %s\n", kv.first.c_str(), npyShapeString(a.shape).c_str(),
-               tensorTypeName(kv.second).c_str());
+        printf("Output %s: %s %s\n", kv.first.c_str(), shapeString(a.shape).c_str(), tensorTypeName(kv.second).c_str());
         printStats(a);
         if (!outputDir.empty()) {
             writeArray(outputDir, kv.first, a);
@@ -355,9 +356,9 @@ int runTool(int argc, char** argv) {
                 c.pass = false;
                 c.note = "no reference " + joinPath(compareDir, tensorFileName(kv.first) + ".npy");
             } else {
-                NpyArray ref;
+                Npy::Array ref;
                 std::string error;
-                if (!readNpy(path, &ref, &error)) {
+                if (!Npy::read(path, &ref, &error)) {
                     c.pass = false;
                     c.note = error;
                 } else {

@@ -12,17 +12,22 @@ namespace MNN {
 namespace CV {
 
 /**
+ * The enums have a fixed underlying type (int) so that any value read from outside, including an
+ * invalid one, can be checked (convert returns INVALID_VALUE) without undefined behaviour.
+ *
  * Pixel formats. Packed formats hold one byte per channel in the order of their name
  * (RGBA: R, G, B, A). YCrCb (Y, Cr, Cb), YUV (Y, U, V; the packed 3-channel form), HSV / HSV_FULL
  * (H, S, V) and XYZ follow OpenCV's 8-bit cvtColor conventions: HSV's H is 0..179 (degrees / 2),
- * HSV_FULL's H is 0..255 (degrees * 256 / 360). BGR555 / BGR565 are 2 bytes per pixel, one
- * little-endian 16-bit word with blue in the low bits.
+ * HSV_FULL's H is 0..255 (degrees * 256 / 360 when written; read back as H * 360 / 255, as
+ * OpenCV). BGR555 / BGR565 are 2 bytes per pixel, one little-endian 16-bit word with blue in the
+ * low bits (BGR555's top bit is a 1-bit alpha, set from a non-zero alpha).
  * YUV_NV21 / YUV_NV12 / YUV_I420 are planar 4:2:0 sources (BT.601 limited range, as OpenCV's
  * COLOR_YUV2RGB_NV21 / _NV12 / _I420): a Y plane of `ih` rows of `stride` bytes, then for
- * NV21 / NV12 ceil(ih/2) rows of `stride` bytes of interleaved V,U (NV21) or U,V (NV12) pairs,
- * for I420 a U plane then a V plane of ceil(ih/2) rows of ceil(stride/2) bytes.
+ * NV21 / NV12 ih/2 rows of `stride` bytes of interleaved V,U (NV21) or U,V (NV12) pairs,
+ * for I420 a U plane then a V plane of ih/2 rows of ceil(stride/2) bytes. Width and height must be
+ * even (as in OpenCV).
  */
-enum ImageFormat {
+enum ImageFormat : int {
     RGBA     = 0,
     RGB      = 1,
     BGR      = 2,
@@ -41,14 +46,14 @@ enum ImageFormat {
 };
 
 /** sampling filter (OpenCV's INTER_NEAREST / INTER_LINEAR / INTER_CUBIC with a = -0.75) */
-enum Filter { NEAREST = 0, BILINEAR = 1, BICUBIC = 2 };
+enum Filter : int { NEAREST = 0, BILINEAR = 1, BICUBIC = 2 };
 
 /**
  * what a sample outside the source reads: CLAMP_TO_EDGE = the nearest edge pixel
  * (BORDER_REPLICATE), ZERO = the padding value, 0 unless setPadding (BORDER_CONSTANT),
  * REPEAT = the image tiled (BORDER_WRAP). Applied per filter tap.
  */
-enum Wrap { CLAMP_TO_EDGE = 0, ZERO = 1, REPEAT = 2 };
+enum Wrap : int { CLAMP_TO_EDGE = 0, ZERO = 1, REPEAT = 2 };
 
 /**
  * One configured conversion. Supported source -> destination formats:
@@ -56,7 +61,7 @@ enum Wrap { CLAMP_TO_EDGE = 0, ZERO = 1, REPEAT = 2 };
  *  - GRAY -> GRAY, RGBA, RGB, BGR, BGRA, BGR555, BGR565
  *  - BGR555 / BGR565 -> RGBA, RGB, BGR, BGRA, GRAY, and the same format
  *  - YUV_NV21 / YUV_NV12 / YUV_I420 -> RGBA, RGB, BGR, BGRA, GRAY
- *  - YCrCb, YUV, HSV, HSV_FULL, XYZ -> the same format
+ *  - YCrCb, YUV, HSV, HSV_FULL, XYZ -> RGBA, RGB, BGR, BGRA, the same format, and GRAY (through RGB)
  * Other pairs make convert return INVALID_VALUE.
  *
  * Coordinates (the OpenCV convention): pixel centres sit at integer coordinates, pixel (x, y)
@@ -114,6 +119,7 @@ public:
      * width / height give the output size; its channel count must be at least the destination
      * format's (extra channels are set to 0). Only batch 0 is written. A tensor without host
      * memory but with device memory is written through a host copy.
+     * Image sides are limited to 1..2^20 pixels.
      * Returns INVALID_VALUE (one log line) for null pointers, non-positive sizes, a short stride,
      * an unsupported format pair or tensor type / rank / channel count.
      */

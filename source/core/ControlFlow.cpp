@@ -197,8 +197,8 @@ std::unique_ptr<ControlFlowOp> ControlFlowOp::create(const Schema::Op* op, Backe
         return nullptr;
     }
     for (auto g : *param->subgraphs()) {
-        if (!g || !g->inputs() || !g->outputs()) {
-            cf->fail(INVALID_VALUE, "a subgraph has no input or output list");
+        if (!g || !g->outputs() || g->outputs()->size() == 0) {
+            cf->fail(INVALID_VALUE, "a subgraph has no outputs");
             return nullptr;
         }
         cf->mGraphs.emplace_back(new SubGraphRunner(g, precision));

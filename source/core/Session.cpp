@@ -62,8 +62,18 @@ Session::Session(const GraphRef& graph, const std::vector<ScheduleConfig>& confi
 }
 
 Session::~Session() {
-    // Executions may hold tensors of their backends: destroy them first, then tensors, then backends.
+    // Executions may hold tensors of their backends: destroy them first; backends forget their
+    // planned tensors before the tensors go; then tensors, then backends.
     mUnits.clear();
+    for (auto& b : mBackends) {
+        b->onClearBuffer();
+    }
+    if (mCPUFallback) {
+        mCPUFallback->onClearBuffer();
+    }
+    if (mEvalBackend) {
+        mEvalBackend->onClearBuffer();
+    }
     mTensors.clear();
     mBackends.clear();
     mCPUFallback.reset();

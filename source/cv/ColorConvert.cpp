@@ -51,6 +51,55 @@ constexpr int kGrayR     = fixed(0.299, kGrayShift);
 constexpr int kGrayG     = fixed(0.587, kGrayShift);
 constexpr int kGrayB     = (1 << kGrayShift) - kGrayR - kGrayG;
 
+// YCrCb / YUV (packed) -> RGB: 14-bit coefficients of the documented inverse formulas.
+constexpr int kCr2R = fixed(1.403, kYuvShift);
+constexpr int kCr2G = fixed(-0.714, kYuvShift);
+constexpr int kCb2G = fixed(-0.344, kYuvShift);
+constexpr int kCb2B = fixed(1.773, kYuvShift);
+constexpr int kV2R  = fixed(1.140, kYuvShift);
+constexpr int kV2G  = fixed(-0.581, kYuvShift);
+constexpr int kU2G  = fixed(-0.395, kYuvShift);
+constexpr int kU2B  = fixed(2.032, kYuvShift);
+// XYZ -> RGB (D65, the inverse matrix): 12-bit coefficients.
+constexpr int kXyzInv[9] = {fixed(3.240479, kXyzShift),  fixed(-1.53715, kXyzShift),  fixed(-0.498535, kXyzShift),
+                            fixed(-0.969256, kXyzShift), fixed(1.875991, kXyzShift),  fixed(0.041556, kXyzShift),
+                            fixed(0.055648, kXyzShift),  fixed(-0.204043, kXyzShift), fixed(1.057311, kXyzShift)};
+
+inline int roundShift(int v, int shift) {
+    return descale(v + (1 << (shift - 1)), shift);
+}
+
+// H (0..hrange), S, V (0..255) -> R, G, B through the sector formula, in float32; like OpenCV's
+// 8-bit path the results are truncated, not rounded, when scaled back to 0..255
+void rgbOfHsv(int h8, int s8, int v8, float hrange, uint8_t* rgb) {
+    const float inv255 = 1.0f / 255.0f;
+    float v = v8 * inv255, s = s8 * inv255;
+    float r = v, g = v, b = v;
+    if (s8 != 0) {
+        float h = h8 * (6.0f / hrange);
+        while (h < 0) {
+            h += 6;
+        }
+        while (h >= 6) {
+            h -= 6;
+        }
+        int sector = (int)floorf(h);
+        float f    = h - sector;
+        float p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
+        switch (sector) {
+            case 0: r = v; g = t; b = p; break;
+            case 1: r = q; g = v; b = p; break;
+            case 2: r = p; g = v; b = t; break;
+            case 3: r = p; g = q; b = v; break;
+            case 4: r = t; g = p; b = v; break;
+            default: r = v; g = p; b = q; break;
+        }
+    }
+    rgb[0] = sat((int)(r * 255.0f));
+    rgb[1] = sat((int)(g * 255.0f));
+    rgb[2] = sat((int)(b * 255.0f));
+}
+
 inline uint8_t grayOf(int r, int g, int b) {
     return (uint8_t)((r * kGrayR + g * kGrayG + b * kGrayB + (1 << (kGrayShift - 1))) >> kGrayShift);
 }
@@ -130,6 +179,46 @@ void toRgba(const uint8_t* src, ImageFormat sf, uint8_t* rgba, int count) {
                     rgba[4 * i + 0] = (uint8_t)((t >> 7) & ~7);
                     rgba[4 * i + 3] = (t & 0x8000) ? 255 : 0;
                 }
+            }
+            break;
+        }
+        case YCrCb:
+        case YUV: {
+            const bool ycrcb = sf == YCrCb;
+            for (int i = 0; i < count; ++i) {
+                int y = src[3 * i], c1 = src[3 * i + 1] - 128, c2 = src[3 * i + 2] - 128;
+                int cr = ycrcb ? c1 : c2, cb = ycrcb ? c2 : c1;  // YUV stores U (blue) first
+                uint8_t* d = rgba + 4 * i;
+                if (ycrcb) {
+                    d[0] = sat(y + roundShift(cr * kCr2R, kYuvShift));
+                    d[1] = sat(y + roundShift(cr * kCr2G + cb * kCb2G, kYuvShift));
+                    d[2] = sat(y + roundShift(cb * kCb2B, kYuvShift));
+                } else {
+                    d[0] = sat(y + roundShift(cr * kV2R, kYuvShift));
+                    d[1] = sat(y + roundShift(cr * kV2G + cb * kU2G, kYuvShift));
+                    d[2] = sat(y + roundShift(cb * kU2B, kYuvShift));
+                }
+                d[3] = 255;
+            }
+            break;
+        }
+        case XYZ:
+            for (int i = 0; i < count; ++i) {
+                int x = src[3 * i], y = src[3 * i + 1], z = src[3 * i + 2];
+                for (int k = 0; k < 3; ++k) {
+                    rgba[4 * i + k] =
+                        sat(roundShift(x * kXyzInv[3 * k] + y * kXyzInv[3 * k + 1] + z * kXyzInv[3 * k + 2], kXyzShift));
+                }
+                rgba[4 * i + 3] = 255;
+            }
+            break;
+        case HSV:
+        case HSV_FULL: {
+            // 8-bit HSV_FULL maps H 0..255 back onto the circle (the forward direction uses 256)
+            const float hrange = sf == HSV ? 180.0f : 255.0f;
+            for (int i = 0; i < count; ++i) {
+                rgbOfHsv(src[3 * i], src[3 * i + 1], src[3 * i + 2], hrange, rgba + 4 * i);
+                rgba[4 * i + 3] = 255;
             }
             break;
         }
@@ -223,34 +312,31 @@ void fromRgba(const uint8_t* rgba, uint8_t* dst, ImageFormat df, int count, bool
 template <ImageFormat DF>
 void yuvRow(ImageFormat sf, const uint8_t* yRow, const uint8_t* uv, const uint8_t* uRow, const uint8_t* vRow,
             uint8_t* dst, int width) {
-    constexpr int bpp   = (DF == RGBA || DF == BGRA) ? 4 : 3;
-    constexpr int ri    = (DF == RGBA || DF == RGB) ? 0 : 2;
-    const int uOff      = sf == YUV_NV12 ? 0 : 1;
-    const int vOff      = 1 - uOff;
-    for (int x = 0; x < width; ++x) {
-        int cx = x >> 1;
-        int u, v;
-        if (sf == YUV_I420) {
-            u = uRow[cx];
-            v = vRow[cx];
-        } else {
-            u = uv[2 * cx + uOff];
-            v = uv[2 * cx + vOff];
-        }
-        u -= 128;
-        v -= 128;
-        int half = 1 << (kYuv420Shift - 1);
-        int yy   = yRow[x] - 16;
-        yy       = (yy < 0 ? 0 : yy) * kCY;
-        int r    = descale(yy + kCVR * v + half, kYuv420Shift);
-        int g    = descale(yy + kCVG * v + kCUG * u + half, kYuv420Shift);
-        int b    = descale(yy + kCUB * u + half, kYuv420Shift);
-        uint8_t* d = dst + x * bpp;
-        d[ri]      = sat(r);
-        d[1]       = sat(g);
-        d[2 - ri]  = sat(b);
-        if (bpp == 4) {
-            d[3] = 255;
+    constexpr int bpp  = (DF == RGBA || DF == BGRA) ? 4 : 3;
+    constexpr int ri   = (DF == RGBA || DF == RGB) ? 0 : 2;
+    constexpr int half = 1 << (kYuv420Shift - 1);
+    const bool planar  = sf == YUV_I420;
+    const int uOff     = sf == YUV_NV12 ? 0 : 1;
+    const int vOff     = 1 - uOff;
+    // one chroma sample covers two pixels; the shifts are arithmetic (floor) for negative sums
+    for (int cx = 0; 2 * cx < width; ++cx) {
+        int u = (planar ? uRow[cx] : uv[2 * cx + uOff]) - 128;
+        int v = (planar ? vRow[cx] : uv[2 * cx + vOff]) - 128;
+        int ruv = half + kCVR * v;
+        int guv = half + kCVG * v + kCUG * u;
+        int buv = half + kCUB * u;
+        const int n = 2 * cx + 1 < width ? 2 : 1;
+        for (int i = 0; i < n; ++i) {
+            int x      = 2 * cx + i;
+            int yy     = yRow[x] - 16;
+            yy         = (yy < 0 ? 0 : yy) * kCY;
+            uint8_t* d = dst + x * bpp;
+            d[ri]      = sat((yy + ruv) >> kYuv420Shift);
+            d[1]       = sat((yy + guv) >> kYuv420Shift);
+            d[2 - ri]  = sat((yy + buv) >> kYuv420Shift);
+            if (bpp == 4) {
+                d[3] = 255;
+            }
         }
     }
 }
@@ -330,7 +416,7 @@ bool supported(ImageFormat src, ImageFormat dst) {
     if (src == BGR555 || src == BGR565 || isYuvPlanar(src)) {
         return isColor(dst) || dst == GRAY || dst == src;
     }
-    return src == dst;  // YCrCb, YUV, HSV, HSV_FULL, XYZ
+    return src == dst || isColor(dst) || dst == GRAY;  // YCrCb, YUV, HSV, HSV_FULL, XYZ
 }
 
 bool channelMap(ImageFormat src, ImageFormat dst, int map[4]) {

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <memory>
 #include <vector>
 #include "cv/ColorConvert.hpp"
 #include "cv/ImageSampler.hpp"
@@ -15,6 +16,9 @@ struct ImageProcess::Inside {
 };
 
 namespace {
+// Largest accepted image side (source and destination), keeping every buffer size far from overflow.
+constexpr int kMaxSide = 1 << 20;
+
 enum class Layout { Interleaved, Planar, C4 };
 
 struct OutputDesc {
@@ -116,20 +120,25 @@ static ErrorCode runConvert(const ImageProcess::Config& cfg, const Matrix& matri
         P       = df;
         prepare = true;
     }
-    std::vector<uint8_t> prepared;
+    std::unique_ptr<uint8_t, void (*)(void*)> prepared(nullptr, ::free);
     SourceImage img;
     img.width    = iw;
     img.height   = ih;
     img.channels = Color::bytesPerPixel(P);
     if (prepare) {
         const size_t rowBytes = (size_t)iw * img.channels;
-        prepared.resize(rowBytes * (size_t)ih);
+        prepared.reset((uint8_t*)::malloc(rowBytes * (size_t)ih));
+        if (!prepared) {
+            MNN_ERROR("ImageProcess::convert: out of memory for a %d x %d %s copy of the source\n", iw, ih,
+                      Color::name(P));
+            return OUT_OF_MEMORY;
+        }
         std::vector<uint8_t> scratch((size_t)iw * 4);
         const uint8_t* chroma = source + (size_t)stride * ih;
         const int cstride     = (stride + 1) / 2;
         const int cheight     = (ih + 1) / 2;
         for (int y = 0; y < ih; ++y) {
-            uint8_t* dstRow = prepared.data() + rowBytes * y;
+            uint8_t* dstRow = prepared.get() + rowBytes * y;
             const uint8_t* srcRow = source + (size_t)stride * y;
             if (Color::isYuvPlanar(sf)) {
                 const uint8_t* uv = chroma + (size_t)stride * (y / 2);
@@ -140,7 +149,7 @@ static ErrorCode runConvert(const ImageProcess::Config& cfg, const Matrix& matri
                 Color::convertPixels(srcRow, sf, dstRow, P, iw, scratch.data());
             }
         }
-        img.data   = prepared.data();
+        img.data   = prepared.get();
         img.stride = (int)rowBytes;
     } else {
         img.data   = source;
@@ -290,8 +299,13 @@ static ErrorCode checkSource(const ImageProcess::Config& cfg, const Matrix& matr
         return INVALID_VALUE;
     }
     const int64_t minStride = (int64_t)iw * Color::bytesPerPixel(sf);
-    if (iw <= 0 || ih <= 0 || minStride > (1 << 30) || ih > (1 << 30)) {
-        MNN_ERROR("ImageProcess::convert: invalid source size %d x %d\n", iw, ih);
+    if (iw <= 0 || ih <= 0 || iw > kMaxSide || ih > kMaxSide) {
+        MNN_ERROR("ImageProcess::convert: invalid source size %d x %d (1..%d each)\n", iw, ih, kMaxSide);
+        return INVALID_VALUE;
+    }
+    if (Color::isYuvPlanar(sf) && (iw % 2 != 0 || ih % 2 != 0)) {
+        MNN_ERROR("ImageProcess::convert: %s source needs an even width and height, got %d x %d\n", Color::name(sf),
+                  iw, ih);
         return INVALID_VALUE;
     }
     if (*stride == 0) {
@@ -324,8 +338,8 @@ ErrorCode ImageProcess::convert(const uint8_t* source, int iw, int ih, int strid
     }
     const ImageFormat df = cfg.destFormat;
     const int fmtC       = Color::channels(df);
-    if (ow <= 0 || oh <= 0 || ow > (1 << 28) || oh > (1 << 28)) {
-        MNN_ERROR("ImageProcess::convert: invalid destination size %d x %d\n", ow, oh);
+    if (ow <= 0 || oh <= 0 || ow > kMaxSide || oh > kMaxSide) {
+        MNN_ERROR("ImageProcess::convert: invalid destination size %d x %d (1..%d each)\n", ow, oh, kMaxSide);
         return INVALID_VALUE;
     }
     if (!isFloat32(type) && !isUint8(type)) {
@@ -396,7 +410,7 @@ ErrorCode ImageProcess::convert(const uint8_t* source, int iw, int ih, int strid
     }
     const int ow = dest->width(), oh = dest->height(), oc = dest->channel(), on = dest->batch();
     const int fmtC = Color::channels(df);
-    if (ow <= 0 || oh <= 0 || on <= 0 || oc < fmtC) {
+    if (ow <= 0 || oh <= 0 || on <= 0 || oc < fmtC || ow > kMaxSide || oh > kMaxSide) {
         MNN_ERROR("ImageProcess::convert: destination tensor (n %d, c %d, h %d, w %d) is empty or has fewer than %d "
                   "channels\n",
                   on, oc, oh, ow, fmtC);

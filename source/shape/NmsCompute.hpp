@@ -106,7 +106,7 @@ inline bool nmsRun(const std::vector<Tensor*>& inputs, bool centerBox, std::vect
             const float* s = scores + ((int64_t)b * C + c) * N;
             order.clear();
             for (int i = 0; i < N; ++i) {
-                if (!useScore || s[i] > scoreThreshold) {
+                if (s[i] == s[i] && (!useScore || s[i] > scoreThreshold)) {  // NaN scores never pass
                     order.push_back(i);
                 }
             }

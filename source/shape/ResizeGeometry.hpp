@@ -126,6 +126,9 @@ inline bool computeResizeGeometry(const ResizeConfig& cfg, const std::vector<Ten
                 return fail(buf);
             }
             for (int i = 0; i < na; ++i) {
+                if (!isfinite(roi[i]) || !isfinite(roi[na + i])) {
+                    return fail("roi values must be finite");
+                }
                 g->roiStart[axes[i]] = roi[i];
                 g->roiEnd[axes[i]] = roi[na + i];
             }
@@ -207,6 +210,16 @@ inline bool computeResizeGeometry(const ResizeConfig& cfg, const std::vector<Ten
         }
     }
     for (int d = 0; d < rank; ++d) {
+        // an antialiased downscale widens the filter to support / scale taps; beyond a few times the
+        // input length every extra tap lands on a clamped edge pixel, so such scales are refused
+        if (cfg.antialias && cfg.mode != Schema::ResizeMode::NEAREST && g->outDims[d] > 0 && g->scales[d] < 1.0) {
+            double width = (cfg.mode == Schema::ResizeMode::CUBIC ? 4.0 : 2.0) / g->scales[d];
+            if (width > 4.0 * inDims[d] + 16.0) {
+                snprintf(buf, sizeof(buf), "antialias filter of %g taps on axis %d (length %d) is too wide", width, d,
+                         inDims[d]);
+                return fail(buf);
+            }
+        }
         if (inDims[d] == 0 && g->outDims[d] > 0) {
             snprintf(buf, sizeof(buf), "axis %d is empty in X but %d in the output", d, g->outDims[d]);
             return fail(buf);

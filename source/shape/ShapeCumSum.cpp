@@ -22,7 +22,12 @@ static ErrorCode shapeCumSum(const Schema::Op* op, const std::vector<Tensor*>& i
                                  TensorUtils::shapeString(a).c_str());
     }
     const int rank = x->dimensions();
-    const int64_t axis = ShapeUtils::readInts(a)[0];
+    auto avals = ShapeUtils::readInts(a);
+    if (avals.empty()) {
+        return ShapeUtils::error(op, INVALID_VALUE, "axis input %s has no value",
+                                 TensorUtils::describe(a)->name.c_str());
+    }
+    const int64_t axis = avals[0];
     if (axis < -rank || axis >= rank) {
         return ShapeUtils::error(op, INVALID_VALUE, "axis %lld is out of range for input %s of rank %d",
                                  (long long)axis, TensorUtils::describe(x)->name.c_str(), rank);

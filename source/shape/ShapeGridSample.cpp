@@ -1,4 +1,6 @@
-// GridSample(X [N, C, H, W], grid [N, Ho, Wo, 2]) -> Y [N, C, Ho, Wo] (4-D, ONNX GridSample-16/20).
+// GridSample(X [N, C, D1..Dn], grid [N, O1..On, n]) -> Y [N, C, O1..On] (ONNX GridSample-16/20: any
+// number n >= 1 of spatial axes for linear / nearest, n = 2 for cubic). grid[..., 0] addresses the
+// last (innermost) axis, as (x, y, z).
 #include "ShapeUtils.hpp"
 
 namespace MNN {
@@ -22,11 +24,17 @@ static ErrorCode shapeGridSample(const Schema::Op* op, const std::vector<Tensor*
     }
     auto X = TensorUtils::shape(inputs[0]);
     auto G = TensorUtils::shape(inputs[1]);
-    if (X.size() != 4 || G.size() != 4 || G[0] != X[0] || G[3] != 2) {
-        return ShapeUtils::error(op, INVALID_VALUE, "X %s and grid %s: expected [N, C, H, W] and [N, Ho, Wo, 2]",
+    const int n = (int)X.size() - 2;
+    if (n < 1 || (int)G.size() != n + 2 || G[0] != X[0] || G.back() != n) {
+        return ShapeUtils::error(op, INVALID_VALUE, "X %s and grid %s: expected [N, C, D1..Dn] and [N, O1..On, n]",
                                  TensorUtils::shapeString(X).c_str(), TensorUtils::shapeString(G).c_str());
     }
-    ShapeUtils::setOutput(outputs[0], {X[0], X[1], G[1], G[2]}, f);
+    if (p->mode() == 2 && n != 2) {
+        return ShapeUtils::error(op, NOT_SUPPORT, "cubic mode needs 4-D X, got %s", TensorUtils::shapeString(X).c_str());
+    }
+    std::vector<int> out = {X[0], X[1]};
+    out.insert(out.end(), G.begin() + 1, G.end() - 1);
+    ShapeUtils::setOutput(outputs[0], out, f);
     return NO_ERROR;
 }
 } // namespace MNN

@@ -1,5 +1,5 @@
 // OneHot (indices, depth, values; AxisParam.axis), NonZero, Compress (input, condition;
-// AxisParam.axis when the op has an AxisParam, else the input is flattened).
+// AxisParam.axes = [axis] when ONNX gives an axis, no axes = the input is flattened).
 // NonZero and Compress have output shapes decided by input values (content mask).
 #include "ShapeDataOps.hpp"
 
@@ -82,10 +82,11 @@ static ErrorCode shapeCompress(const Schema::Op* op, const std::vector<Tensor*>&
     auto p = op->param_as_AxisParam();
     int64_t length = 0;
     int axis = -1;
-    if (p) {
-        axis = ShapeUtils::normalizeAxis(p->axis(), (int)in.size());
+    if (p && p->axes() && p->axes()->size() > 0) {
+        const int a = p->axes()->Get(0);
+        axis = ShapeUtils::normalizeAxis(a, (int)in.size());
         if (axis < 0) {
-            return ShapeUtils::error(op, INVALID_VALUE, "axis %d out of range for rank %d", p->axis(), (int)in.size());
+            return ShapeUtils::error(op, INVALID_VALUE, "axis %d out of range for rank %d", a, (int)in.size());
         }
         length = in[axis];
     } else {

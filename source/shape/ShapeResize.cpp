@@ -20,7 +20,8 @@ static ErrorCode shapeResize(const Schema::Op* op, const std::vector<Tensor*>& i
                                  (int)cfg.mode, (int)cfg.coord, (int)cfg.nearest);
     }
     auto t = inputs[0]->getType();
-    if (t.code != halide_type_float && t.code != halide_type_int && t.code != halide_type_uint) {
+    if ((t.code != halide_type_float && t.code != halide_type_int && t.code != halide_type_uint) ||
+        (t.code == halide_type_float && t.bits != 32 && t.bits != 64)) {
         return ShapeUtils::error(op, NOT_SUPPORT, "X has unsupported type %s", TensorUtils::typeName(t));
     }
     ResizeGeometry g;

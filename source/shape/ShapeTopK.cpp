@@ -31,7 +31,11 @@ static ErrorCode shapeTopK(const Schema::Op* op, const std::vector<Tensor*>& inp
         return ShapeUtils::error(op, INVALID_VALUE, "axis %d is out of range for input %s of rank %d", axisIn,
                                  TensorUtils::describe(x)->name.c_str(), rank);
     }
-    const int64_t kv = ShapeUtils::readInts(k)[0];
+    auto kvals = ShapeUtils::readInts(k);
+    if (kvals.empty()) {
+        return ShapeUtils::error(op, INVALID_VALUE, "K input %s has no value", TensorUtils::describe(k)->name.c_str());
+    }
+    const int64_t kv = kvals[0];
     if (kv < 0 || kv > shape[axis]) {
         return ShapeUtils::error(op, INVALID_VALUE, "K = %lld is outside [0, %d] (dim %d of input %s)",
                                  (long long)kv, shape[axis], axis, TensorUtils::describe(x)->name.c_str());

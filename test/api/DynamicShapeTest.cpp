@@ -194,3 +194,31 @@ TEST(DynamicShape, TileRepeatsComputedFromGraphInput) {
     EXPECT_EQ(n.get<float>("y", &dims), (std::vector<float>{4, 5}));
     EXPECT_EQ(dims, (std::vector<int>{1, 2}));
 }
+
+TEST(DynamicShape, SliceEndsComputedFromShapeChain) {
+    // ends = Gather(Shape(x), [1]): resolved at createSession; the Slice kernel reads the computed
+    // ends at execute time (they exist in memory only after Gather ran)
+    ModelBuilder mb;
+    mb.input("x", {2, 5});
+    mb.constantInt64("one", {1}, {1});
+    mb.constantInt64("starts", {1}, {-3});
+    mb.constantInt64("axes", {1}, {1});
+    mb.op(Schema::OpType::Shape, "shape", {"x"}, {"s"});
+    auto g = mb.op(Schema::OpType::Gather, "gather", {"s", "one"}, {"ends"});
+    Schema::AxisParamT ga;
+    g->param.Set(ga);
+    mb.op(Schema::OpType::Slice, "slice", {"x", "starts", "ends", "axes"}, {"y"});
+    mb.output("y");
+    Net n(mb.finish());
+    ASSERT_NE(n.session, nullptr);
+    EXPECT_EQ(n.net->getSessionOutput(n.session, "y")->shape(), (std::vector<int>{2, 3}));
+    n.set<float>("x", {2, 5}, iota(10));
+    ASSERT_EQ(n.net->runSession(n.session), NO_ERROR);
+    std::vector<int> dims;
+    EXPECT_EQ(n.get<float>("y", &dims), (std::vector<float>{2, 3, 4, 7, 8, 9}));
+    // a wider input: the chain and the kernel follow
+    n.set<float>("x", {2, 6}, iota(12));
+    ASSERT_EQ(n.net->runSession(n.session), NO_ERROR);
+    EXPECT_EQ(n.get<float>("y", &dims), (std::vector<float>{3, 4, 5, 9, 10, 11}));
+    EXPECT_EQ(dims, (std::vector<int>{2, 3}));
+}

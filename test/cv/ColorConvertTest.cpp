@@ -169,3 +169,16 @@ TEST(ColorConvert, FromYuv420) {
     }
     checkCases(batch, cases);
 }
+
+TEST(ColorConvert, FromYCrCbYuvXyzHsv) {
+    SKIP_WITHOUT_OPENCV();
+    CvOracle::Batch batch;
+    std::vector<PairCase> cases;
+    unsigned seed = 600;
+    for (auto s : {YCrCb, YUV, XYZ, HSV, HSV_FULL}) {
+        for (auto d : {RGBA, RGB, BGR, BGRA, GRAY}) {
+            addPair(batch, cases, s, d, 1, seed++);
+        }
+    }
+    checkCases(batch, cases);
+}

@@ -253,7 +253,7 @@ TEST(ImageProcess, InvalidArguments) {
     EXPECT_EQ(INVALID_VALUE, rgba->convert(src, 2, 2, 0, (Tensor*)nullptr));
 
     // unsupported pairs and bad enum values
-    EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, HSV, RGB})->convert(src, 2, 2, 0, dst, 2, 2));
+    EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, HSV, YCrCb})->convert(src, 2, 2, 0, dst, 2, 2));
     EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, RGB, YUV_NV21})->convert(src, 2, 2, 0, dst, 2, 2));
     EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, GRAY, HSV})->convert(src, 2, 2, 0, dst, 2, 2));
     ImageProcess::Config bad;
@@ -265,6 +265,10 @@ TEST(ImageProcess, InvalidArguments) {
     bad              = ImageProcess::Config();
     bad.wrap         = (Wrap)-1;
     EXPECT_EQ(INVALID_VALUE, makeProc(bad)->convert(src, 2, 2, 0, dst, 2, 2));
+    // YUV 4:2:0 needs even sizes; sides are limited to 2^20
+    EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, YUV_NV21, RGB})->convert(src, 3, 2, 0, dst, 2, 2));
+    EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, YUV_I420, RGB})->convert(src, 2, 5, 0, dst, 2, 2));
+    EXPECT_EQ(INVALID_VALUE, rgba->convert(src, 2, 2, 0, dst, 2, (1 << 20) + 1));
     // 16-bit word formats need uint8 output
     EXPECT_EQ(INVALID_VALUE, makeProc({NEAREST, RGB, BGR565})->convert(src, 2, 2, 0, dst, 2, 2));
 
@@ -308,5 +312,67 @@ TEST(ImageProcess, ExtremeMatricesStayInBounds) {
                 }
             }
         }
+    }
+}
+
+// Random formats, filters, wraps, matrices, sizes, strides and layouts on exactly sized buffers
+// (run under ASan to catch any read or write outside them): NO_ERROR or INVALID_VALUE, nothing else.
+TEST(ImageProcess, RandomisedArgumentsStayInBounds) {
+    std::mt19937 gen(2024);
+    auto pick = [&](int n) { return (int)(gen() % (unsigned)n); };
+    auto real = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(gen); };
+    for (int iter = 0; iter < 400; ++iter) {
+        ImageProcess::Config cfg;
+        cfg.sourceFormat = (ImageFormat)pick(15);
+        cfg.destFormat   = (ImageFormat)pick(15);
+        cfg.filterType   = (Filter)pick(3);
+        cfg.wrap         = (Wrap)pick(3);
+        auto proc        = makeProc(cfg);
+        Matrix m;
+        switch (pick(4)) {
+            case 0: m.setScale(real(0.1f, 4), real(0.1f, 4)); m.postTranslate(real(-20, 20), real(-20, 20)); break;
+            case 1: m.setRotate(real(0, 360), real(0, 20), real(0, 20)); break;
+            case 2: m.setAll(real(-2, 2), real(-2, 2), real(-30, 30), real(-2, 2), real(-2, 2), real(-30, 30),
+                             real(-0.05f, 0.05f), real(-0.05f, 0.05f), real(0.5f, 1.5f)); break;
+            default: break;
+        }
+        proc->setMatrix(m);
+        proc->setPadding((uint8_t)pick(256));
+        const bool planar = cfg.sourceFormat == YUV_NV21 || cfg.sourceFormat == YUV_NV12 || cfg.sourceFormat == YUV_I420;
+        int iw = 1 + pick(20), ih = 1 + pick(20);
+        if (planar && pick(4) != 0) {
+            iw += iw % 2;
+            ih += ih % 2;
+        }
+        const int bpp   = std::max(1, ImageProcess::formatChannels(cfg.sourceFormat));
+        const int extra = pick(3) == 0 ? pick(9) : 0;
+        const int stride = iw * bpp + extra;
+        size_t bytes     = (size_t)stride * ih;
+        if (planar) {
+            bytes += (cfg.sourceFormat == YUV_I420 ? 2 * (size_t)((stride + 1) / 2) : (size_t)stride) * ((ih + 1) / 2);
+        }
+        std::vector<uint8_t> src(bytes);
+        for (auto& b : src) {
+            b = (uint8_t)gen();
+        }
+        const int ow = 1 + pick(16), oh = 1 + pick(16);
+        const int fmtC = std::max(1, ImageProcess::formatChannels(cfg.destFormat));
+        ErrorCode code;
+        if (pick(2) == 0) {
+            const int outBpp = fmtC + pick(3), outStride = ow * outBpp + pick(5);
+            const bool asFloat = pick(2) == 0;
+            std::vector<uint8_t> dst((size_t)outStride * oh * (asFloat ? 4 : 1));
+            code = proc->convert(src.data(), iw, ih, extra ? stride : 0, dst.data(), ow, oh, outBpp, outStride,
+                                 asFloat ? halide_type_of<float>() : halide_type_of<uint8_t>());
+        } else {
+            const int c = fmtC + pick(2);
+            auto layout = (Tensor::DimensionType)pick(3);
+            std::vector<int> shape = layout == Tensor::TENSORFLOW ? std::vector<int>{1, oh, ow, c}
+                                                                  : std::vector<int>{1, c, oh, ow};
+            std::unique_ptr<Tensor> t(pick(2) == 0 ? Tensor::create<float>(shape, nullptr, layout)
+                                                   : Tensor::create<uint8_t>(shape, nullptr, layout));
+            code = proc->convert(src.data(), iw, ih, extra ? stride : 0, t.get());
+        }
+        ASSERT_TRUE(code == NO_ERROR || code == INVALID_VALUE) << "iteration " << iter << " code " << (int)code;
     }
 }

@@ -28,7 +28,12 @@ INTERP = {"NEAREST": cv2.INTER_NEAREST, "BILINEAR": cv2.INTER_LINEAR, "BICUBIC":
 BORDER = {"CLAMP_TO_EDGE": cv2.BORDER_REPLICATE, "ZERO": cv2.BORDER_CONSTANT, "REPEAT": cv2.BORDER_WRAP}
 
 
+INVERSE = ("YCrCb", "YUV", "HSV", "HSV_FULL", "XYZ")
+
+
 def cvt_code(src, dst):
+    if src == "HSV_FULL":
+        return getattr(cv2, "COLOR_HSV2%s_FULL" % dst)
     if src in PLANAR:
         return getattr(cv2, "COLOR_YUV2%s_%s" % (dst, src[4:]))
     base = src
@@ -60,7 +65,13 @@ def main(argv):
             img = np.fromfile(inp, dtype=np.uint8).reshape((h * 3 // 2, w))
         else:
             img = load(inp, h, w, CHANNELS[src])
-        res = cv2.cvtColor(img, cvt_code(src, dst))
+        if src in INVERSE and dst == "GRAY":
+            # OpenCV has no direct code: go through RGB (as ImageProcess does)
+            res = cv2.cvtColor(cv2.cvtColor(img, cvt_code(src, "RGB")), cv2.COLOR_RGB2GRAY)
+        elif src in INVERSE and dst in ("RGBA", "BGRA"):
+            res = cv2.cvtColor(img, cvt_code(src, dst[:3]), dstCn=4)
+        else:
+            res = cv2.cvtColor(img, cvt_code(src, dst))
         np.ascontiguousarray(res).astype(np.uint8).tofile(out)
     elif cmd == "warp":
         w, h, c, ow, oh = map(int, argv[2:7])

@@ -257,3 +257,55 @@ TEST(ConvTranspose, InvalidShapesFailAtCreate) {
     expectCreateFails(deconvModel({1, 3, 4, 4}, {3, 2, 3, 3}, randomFloats(54, 1), nullptr, p),
                       {"deconv", "output extent"});
 }
+
+// 3-D: y[n, m, o] = b[m] + sum x[n, c, i] * w[c, m % Mg, k] over i * s + k * d - padBegin == o
+TEST(ConvTranspose, RandomizedThreeDimensional) {
+    const int n = 2, c = 4, m = 6, group = 2;
+    const int in[3] = {3, 2, 4}, k[3] = {2, 3, 2}, s[3] = {2, 1, 3}, d[3] = {1, 2, 1};
+    const int pb[3] = {1, 0, 2}, pe[3] = {0, 1, 1}, op[3] = {1, 0, 2};
+    int out[3];
+    for (int i = 0; i < 3; ++i) {
+        out[i] = s[i] * (in[i] - 1) + op[i] + (k[i] - 1) * d[i] + 1 - pb[i] - pe[i];
+    }
+    const int cg = c / group, mg = m / group;
+    auto x = randomFloats((size_t)n * c * in[0] * in[1] * in[2], 300);
+    auto w = randomFloats((size_t)c * mg * k[0] * k[1] * k[2], 301);
+    auto b = randomFloats(m, 302);
+    std::vector<float> expect((size_t)n * m * out[0] * out[1] * out[2]);
+    for (int bn = 0; bn < n; ++bn)
+        for (int oc = 0; oc < m; ++oc)
+            for (int o0 = 0; o0 < out[0]; ++o0)
+                for (int o1 = 0; o1 < out[1]; ++o1)
+                    for (int o2 = 0; o2 < out[2]; ++o2) {
+                        double acc = b[oc];
+                        for (int ci = 0; ci < cg; ++ci)
+                            for (int k0 = 0; k0 < k[0]; ++k0)
+                                for (int k1 = 0; k1 < k[1]; ++k1)
+                                    for (int k2 = 0; k2 < k[2]; ++k2) {
+                                        int o[3] = {o0, o1, o2}, kk[3] = {k0, k1, k2}, i[3];
+                                        bool ok = true;
+                                        for (int a = 0; a < 3 && ok; ++a) {
+                                            int num = o[a] + pb[a] - kk[a] * d[a];
+                                            ok = num >= 0 && num % s[a] == 0 && num / s[a] < in[a];
+                                            i[a] = ok ? num / s[a] : 0;
+                                        }
+                                        if (!ok) {
+                                            continue;
+                                        }
+                                        int ch = (oc / mg) * cg + ci;
+                                        acc += (double)x[(((size_t)(bn * c + ch) * in[0] + i[0]) * in[1] + i[1]) * in[2] + i[2]] *
+                                               w[(((size_t)(ch * mg + oc % mg) * k[0] + k0) * k[1] + k1) * k[2] + k2];
+                                    }
+                        expect[(((size_t)(bn * m + oc) * out[0] + o0) * out[1] + o1) * out[2] + o2] = (float)acc;
+                    }
+    Schema::ConvParamT p;
+    p.group = group;
+    p.strides = {s[0], s[1], s[2]};
+    p.dilations = {d[0], d[1], d[2]};
+    p.pads = {pb[0], pb[1], pb[2], pe[0], pe[1], pe[2]};
+    p.outputPadding = {op[0], op[1], op[2]};
+    auto r = runDeconv({n, c, in[0], in[1], in[2]}, x, {c, mg, k[0], k[1], k[2]}, w, &b, p);
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_EQ(r.outputs["y"]->shape(), (std::vector<int>{n, m, out[0], out[1], out[2]}));
+    EXPECT_TRUE(tensorClose(r.outputs["y"].get(), expect, 1e-5f, 1e-5f));
+}

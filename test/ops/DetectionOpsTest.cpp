@@ -1,5 +1,6 @@
 // RoiAlign and NonMaxSuppression: hand-computed cases (ONNX's own node tests run in
 // OnnxNodeCasesTest.cpp), value errors at runSession and invalid shapes failing createSession.
+#include <math.h>
 #include "ModelBuilder.hpp"
 #include "TestUtils.hpp"
 
@@ -244,4 +245,59 @@ TEST(NonMaxSuppression, ConstantInputsSelectAtCreate) {
     ASSERT_EQ(r.code, NO_ERROR);
     ASSERT_EQ(r.outputs["sel"]->shape(), (std::vector<int>{4, 3}));
     EXPECT_TRUE(failsAtCreate(build({1, 2, 8}, kBoxes)));
+}
+
+// the selected count follows the boxes fed at each run (shape resolved again when values change)
+TEST(NonMaxSuppression, OutputRowsFollowEachRun) {
+    NmsArgs a;
+    auto model = nmsModel(a);
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ASSERT_NE(net, nullptr);
+    ScheduleConfig config;
+    auto session = net->createSession(config);
+    ASSERT_NE(session, nullptr);
+    auto feed = [&](const std::vector<float>& boxes) {
+        auto host = makeTensor({1, 4, 4}, boxes);
+        net->getSessionInput(session, "boxes")->copyFromHostTensor(host.get());
+        EXPECT_EQ(net->runSession(session), NO_ERROR);
+        auto out = net->getSessionOutput(session, "sel");
+        std::unique_ptr<Tensor> h(new Tensor(out, Tensor::CAFFE, true));
+        out->copyToHostTensor(h.get());
+        return std::vector<int64_t>(h->host<int64_t>(), h->host<int64_t>() + h->elementSize());
+    };
+    EXPECT_EQ(feed(kBoxes), (std::vector<int64_t>{0, 0, 1, 0, 0, 2, 0, 1, 3, 0, 1, 2}));
+    // four disjoint boxes: every box survives in both classes, in score order
+    std::vector<float> apart = {0, 0, 1, 1, 0, 2, 1, 3, 0, 4, 1, 5, 0, 6, 1, 7};
+    EXPECT_EQ(feed(apart), (std::vector<int64_t>{0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 3, 0, 1, 3, 0, 1, 2, 0, 1, 1, 0, 1, 0}));
+    EXPECT_EQ(feed(kBoxes), (std::vector<int64_t>{0, 0, 1, 0, 0, 2, 0, 1, 3, 0, 1, 2}));
+}
+
+TEST(RoiAlign, NoRois) {
+    auto xt = makeTensor({1, 1, 4, 4}, ramp16());
+    ModelBuilder mb;
+    mb.input("x", {1, 1, 4, 4});
+    mb.constant("rois", {0, 4}, {});
+    mb.constantInt64("bi", {0}, {});
+    auto op = mb.op(Schema::OpType::RoiAlign, "roi", {"x", "rois", "bi"}, {"y"});
+    Schema::RoiAlignParamT p;
+    p.outputHeight = 2;
+    p.outputWidth = 3;
+    op->param.Set(p);
+    mb.output("y");
+    auto r = runModel(mb.finish(), {{"x", xt.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_EQ(r.outputs["y"]->shape(), (std::vector<int>{0, 1, 2, 3}));
+}
+
+TEST(RoiAlign, HugeOrNonFiniteRoiFailsAtRun) {
+    auto xt = makeTensor({1, 1, 4, 4}, ramp16());
+    EXPECT_NE(runModel(roiModel({0, 0, 1e20f, 1e20f}, {0}, 1, true, 1.0f, 0), {{"x", xt.get()}}).code, NO_ERROR);
+    EXPECT_NE(runModel(roiModel({0, 0, NAN, 1}, {0}, 1, true, 1.0f, 2), {{"x", xt.get()}}).code, NO_ERROR);
+}
+
+// a NaN score never passes, also without a score threshold
+TEST(NonMaxSuppression, NaNScoresAreSkipped) {
+    NmsArgs a;
+    a.scores = {NAN, 0.95f, 0.5f, NAN, 0.1f, NAN, 0.3f, 0.4f};
+    expectNms(a, {0, 0, 1, 0, 0, 2, 0, 1, 3, 0, 1, 2});
 }

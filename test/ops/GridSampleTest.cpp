@@ -108,7 +108,7 @@ TEST(GridSample, InvalidShapesFailAtCreate) {
     EXPECT_FALSE(fails({1, 1, 2, 2}, {1, 3, 3, 2}, 0));
     EXPECT_TRUE(fails({1, 1, 2, 2}, {2, 3, 3, 2}, 0));  // batch mismatch
     EXPECT_TRUE(fails({1, 1, 2, 2}, {1, 3, 3, 3}, 0));  // last grid dim not 2
-    EXPECT_TRUE(fails({1, 2, 2}, {1, 3, 3, 2}, 0));     // X not 4-D
+    EXPECT_TRUE(fails({1, 2, 2}, {1, 3, 3, 2}, 0));     // grid rank does not match X
     EXPECT_TRUE(fails({1, 1, 2, 2}, {1, 3, 3, 2}, 5));  // unknown mode
 }
 
@@ -124,4 +124,79 @@ TEST(GridSample, BicubicBorderClampsCoordinate) {
         // corners 1, 4, 12; (-5, 0) -> x = 0, y = centre row (1 with either alignment) -> 5
         EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {1, 4, 12, 5}, 1e-5f));
     }
+}
+
+// 5-D (3 spatial axes, GridSample-20), compared with PyTorch (torch 1.13, /usr/bin/python3):
+//   x = tensor([0.5*sin(0.9*i + 0.3) + 0.1*i for i in range(48)]).reshape(1, 2, 2, 3, 4)
+//   g = tensor([1.2*sin(1.3*i + 0.5) for i in range(36)]).reshape(1, 2, 2, 3, 3)
+//   F.grid_sample(x, g, mode=mode, padding_mode=pad, align_corners=ac)  (bilinear = trilinear)
+TEST(GridSample, Volumetric5DMatchesPyTorch) {
+    const std::vector<TorchCase> cases = {
+        {"bilinear", "zeros", false, {0.462791f, 0.109873f, 0.071948f, 0.637555f, 0.117940f, 0.160762f, 0.152306f, 0.154684f, 0.471727f, 0.196868f, 0.049527f, 0.625786f, 0.961746f, 0.626748f, 0.298656f, 1.416855f, 0.608566f, 0.790315f, 0.280652f, 0.750142f, 0.806620f, 1.142898f, 0.185572f, 1.621024f}},
+        {"bilinear", "zeros", true, {1.548977f, 0.819469f, 0.596536f, 2.155702f, 0.554516f, 0.883472f, 1.463218f, 0.535999f, 1.691757f, 0.688260f, 0.590558f, 1.902786f, 3.162306f, 2.953497f, 2.366760f, 4.488591f, 2.409549f, 3.153688f, 2.642560f, 2.322256f, 3.081456f, 3.484895f, 2.196692f, 4.271493f}},
+        {"bilinear", "border", false, {1.873087f, 0.714296f, 0.703517f, 2.079978f, 0.553155f, 0.750063f, 1.988513f, 0.475972f, 2.356766f, 0.702724f, 0.848028f, 1.834823f, 3.892539f, 4.074572f, 2.920280f, 4.622386f, 2.854264f, 3.687350f, 3.664211f, 2.308234f, 4.029903f, 4.079588f, 3.177435f, 4.752893f}},
+        {"bilinear", "border", true, {1.863133f, 1.041103f, 0.754268f, 2.155702f, 0.685596f, 1.031252f, 1.999967f, 0.541403f, 2.114417f, 0.727997f, 0.850609f, 1.984287f, 3.803671f, 3.752301f, 2.992564f, 4.488591f, 2.979134f, 3.681211f, 3.611924f, 2.345669f, 3.851311f, 3.686094f, 3.164001f, 4.454451f}},
+        {"bilinear", "reflection", false, {1.873087f, 0.714296f, 0.703517f, 2.079978f, 0.553155f, 0.750063f, 1.988513f, 0.475972f, 2.356766f, 0.702724f, 0.848028f, 1.834823f, 3.892539f, 4.074572f, 2.920280f, 4.622386f, 2.854264f, 3.687350f, 3.664211f, 2.308234f, 4.029903f, 4.079588f, 3.177435f, 4.752893f}},
+        {"bilinear", "reflection", true, {1.716951f, 1.070932f, 0.787474f, 2.155702f, 0.697528f, 1.044478f, 1.800508f, 0.552609f, 1.902876f, 0.742623f, 0.780226f, 1.945131f, 3.829169f, 3.777263f, 3.154612f, 4.488591f, 3.079570f, 3.637882f, 3.616369f, 2.360430f, 3.892041f, 3.686892f, 3.326074f, 4.390423f}},
+        {"nearest", "zeros", false, {0.000000f, 0.000000f, 0.000000f, 2.271657f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 4.520347f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f, 0.000000f}},
+        {"nearest", "zeros", true, {2.674562f, 0.702724f, 0.855771f, 2.271657f, 0.566020f, 0.750063f, 2.022873f, 0.631605f, 2.674562f, 0.702724f, 0.855771f, 2.271657f, 4.221309f, 4.079588f, 3.137133f, 4.520347f, 2.138253f, 3.687350f, 3.507351f, 2.104757f, 4.221309f, 4.079588f, 3.137133f, 4.520347f}},
+        {"nearest", "border", false, {2.718328f, 0.702724f, 0.855771f, 2.271657f, 0.566020f, 0.750063f, 2.022873f, 0.370560f, 2.674562f, 0.702724f, 0.855771f, 1.738846f, 4.208857f, 4.079588f, 3.137133f, 4.520347f, 2.138253f, 3.687350f, 3.507351f, 2.446052f, 4.221309f, 4.079588f, 3.137133f, 4.803987f}},
+        {"nearest", "border", true, {2.674562f, 0.702724f, 0.855771f, 2.271657f, 0.566020f, 0.750063f, 2.022873f, 0.631605f, 2.674562f, 0.702724f, 0.855771f, 2.271657f, 4.221309f, 4.079588f, 3.137133f, 4.520347f, 2.138253f, 3.687350f, 3.507351f, 2.104757f, 4.221309f, 4.079588f, 3.137133f, 4.520347f}},
+        {"nearest", "reflection", false, {2.718328f, 0.702724f, 0.855771f, 2.271657f, 0.566020f, 0.750063f, 2.022873f, 0.370560f, 2.674562f, 0.702724f, 0.855771f, 1.738846f, 4.208857f, 4.079588f, 3.137133f, 4.520347f, 2.138253f, 3.687350f, 3.507351f, 2.446052f, 4.221309f, 4.079588f, 3.137133f, 4.803987f}},
+        {"nearest", "reflection", true, {2.674562f, 0.702724f, 0.855771f, 2.271657f, 0.566020f, 0.750063f, 2.022873f, 0.631605f, 2.674562f, 0.702724f, 0.855771f, 2.271657f, 4.221309f, 4.079588f, 3.137133f, 4.520347f, 2.138253f, 3.687350f, 3.507351f, 2.104757f, 4.221309f, 4.079588f, 3.137133f, 4.520347f}},
+    };
+    std::vector<float> x(48), g(36);
+    for (int i = 0; i < 48; ++i) {
+        x[i] = (float)(0.5 * sin(0.9 * i + 0.3) + 0.1 * i);
+    }
+    for (int i = 0; i < 36; ++i) {
+        g[i] = (float)(1.2 * sin(1.3 * i + 0.5));
+    }
+    auto xt = makeTensor({1, 2, 2, 3, 4}, x);
+    auto gt = makeTensor({1, 2, 2, 3, 3}, g);
+    for (auto& c : cases) {
+        SCOPED_TRACE(std::string(c.mode) + " " + c.pad + (c.align ? " align" : ""));
+        int mode = std::string(c.mode) == "bilinear" ? 0 : 1;
+        int pad = std::string(c.pad) == "zeros" ? 0 : (std::string(c.pad) == "border" ? 1 : 2);
+        auto r = runModel(gridModel({1, 2, 2, 3, 4}, {1, 2, 2, 3, 3}, mode, pad, c.align),
+                          {{"x", xt.get()}, {"g", gt.get()}});
+        ASSERT_EQ(r.code, NO_ERROR);
+        ASSERT_EQ(r.outputs["y"]->shape(), (std::vector<int>{1, 2, 2, 2, 3}));
+        EXPECT_TRUE(tensorClose(r.outputs["y"].get(), c.want, 2e-5f, 1e-4f));
+    }
+    // cubic needs exactly 2 spatial axes
+    auto m = gridModel({1, 2, 2, 3, 4}, {1, 2, 2, 3, 3}, 2, 0, false);
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(m.data(), m.size()));
+    ScheduleConfig config;
+    EXPECT_EQ(net->createSession(config), nullptr);
+}
+
+TEST(GridSample, ZeroSizeGridAndImage) {
+    auto xt = makeTensor({1, 1, 2, 2}, {1, 2, 3, 4});
+    auto gt = makeTensor({1, 0, 3, 2}, {});
+    auto r = runModel(gridModel({1, 1, 2, 2}, {1, 0, 3, 2}, 0, 0, false), {{"x", xt.get()}, {"g", gt.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_EQ(r.outputs["y"]->shape(), (std::vector<int>{1, 1, 0, 3}));
+    // an empty image samples zeros
+    auto x0 = makeTensor({1, 1, 0, 2}, {});
+    auto g1 = makeTensor({1, 1, 1, 2}, {0, 0});
+    r = runModel(gridModel({1, 1, 0, 2}, {1, 1, 1, 2}, 0, 1, false), {{"x", x0.get()}, {"g", g1.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {0}));
+}
+
+// grid values far outside (and non-finite) read the padding, never out of bounds
+TEST(GridSample, FarAndNonFiniteGrid) {
+    auto xt = makeTensor({1, 1, 2, 2}, {1, 2, 3, 4});
+    auto gt = makeTensor({1, 1, 3, 2}, {1e30f, 0, -1e30f, 1e30f, NAN, 0});
+    for (int mode = 0; mode < 3; ++mode) {
+        auto r = runModel(gridModel({1, 1, 2, 2}, {1, 1, 3, 2}, mode, 0, false), {{"x", xt.get()}, {"g", gt.get()}});
+        ASSERT_EQ(r.code, NO_ERROR);
+        EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {0, 0, 0})) << "mode " << mode;
+    }
+    // border: far right of row 0.5 -> x = 1: (2 + 4) / 2 = 3; far left/bottom -> pixel (1, 0) = 3
+    auto r = runModel(gridModel({1, 1, 2, 2}, {1, 1, 3, 2}, 0, 1, false), {{"x", xt.get()}, {"g", gt.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_NEAR(r.outputs["y"]->host<float>()[0], 3.0f, 1e-5f);
+    EXPECT_NEAR(r.outputs["y"]->host<float>()[1], 3.0f, 1e-5f);
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 #include <MNN/Interpreter.hpp>
+#include <stdio.h>
+#include <stdlib.h>
 #include <map>
 #include <memory>
 #include <string>
@@ -24,6 +26,9 @@ inline void expectCreateFails(const std::vector<uint8_t>& model, const std::vect
         session = net->createSession(config);
     }
     std::string log = ::testing::internal::GetCapturedStderr();
+    if (getenv("MNN_TEST_SHOW_LOG")) {
+        fprintf(stderr, "%s", log.c_str());
+    }
     ASSERT_NE(net, nullptr);
     EXPECT_EQ(session, nullptr);
     // the first line that names the op carries the whole message

@@ -11,6 +11,16 @@ static void setAxis(Schema::OpT* op, int axis) {
     op->param.Set(p);
 }
 
+// Compress: AxisParam.axes = [axis] when there is an axis (as the converter writes it)
+static void setCompressAxis(Schema::OpT* op, bool hasAxis, int axis) {
+    Schema::AxisParamT p;
+    if (hasAxis) {
+        p.axis = axis;
+        p.axes = {axis};
+    }
+    op->param.Set(p);
+}
+
 TEST(OneHot, GoldenLastAndFirstAxis) {
     OpModel m;
     m.input<int64_t>("i", {4}, {0, 2, -1, 3});
@@ -99,10 +109,7 @@ static RunResult compress(const std::vector<uint8_t>& cond, bool hasAxis, int ax
     OpModel m;
     m.input<float>("x", {3, 2}, {1, 2, 3, 4, 5, 6});
     m.constant<uint8_t>("c", {(int)cond.size()}, cond);
-    auto op = m.op(Schema::OpType::Compress, {"x", "c"}, {"y"});
-    if (hasAxis) {
-        setAxis(op, axis);
-    }
+    setCompressAxis(m.op(Schema::OpType::Compress, {"x", "c"}, {"y"}), hasAxis, axis);
     return m.run();
 }
 
@@ -133,7 +140,7 @@ TEST(Compress, ConditionFromGraphInputAndErrors) {
     OpModel m;
     m.input<int64_t>("x", {4}, {10, 20, 30, 40});
     m.input<uint8_t>("c", {4}, {1, 0, 0, 1});
-    setAxis(m.op(Schema::OpType::Compress, {"x", "c"}, {"y"}), 0);
+    setCompressAxis(m.op(Schema::OpType::Compress, {"x", "c"}, {"y"}), true, 0);
     auto r = m.run();
     ASSERT_EQ(r.code, NO_ERROR);
     EXPECT_EQ(valuesOf<int64_t>(r.outputs["y"].get()), (std::vector<int64_t>{10, 40}));
@@ -141,12 +148,12 @@ TEST(Compress, ConditionFromGraphInputAndErrors) {
     OpModel b;
     b.input<float>("x", {2}, {1, 2});
     b.constant<uint8_t>("c", {3}, {0, 0, 1});
-    setAxis(b.op(Schema::OpType::Compress, {"x", "c"}, {"y"}), 0);
+    setCompressAxis(b.op(Schema::OpType::Compress, {"x", "c"}, {"y"}), true, 0);
     EXPECT_TRUE(b.createFails("beyond"));
 
     OpModel c;
     c.input<float>("x", {2}, {1, 2});
     c.constant<uint8_t>("c", {1, 2}, {0, 1});
-    setAxis(c.op(Schema::OpType::Compress, {"x", "c"}, {"y"}), 0);
+    setCompressAxis(c.op(Schema::OpType::Compress, {"x", "c"}, {"y"}), true, 0);
     EXPECT_TRUE(c.createFails("1-D"));
 }

@@ -403,3 +403,40 @@ TEST(Resize, InvalidInputsFailAtCreate) {
     z.sizes = {2, 3};
     EXPECT_TRUE(failsAtCreate({0, 4}, z));  // sampling from an empty axis
 }
+
+// rank 0: nothing to resize (scales / sizes of length 0 count as absent); the scalar is copied
+TEST(Resize, RankZeroCopies) {
+    ModelBuilder mb;
+    mb.input("x", {});
+    auto op = mb.op(Schema::OpType::Resize, "resize", {"x"}, {"y"});
+    op->param.Set(Schema::ResizeParamT());
+    mb.output("y");
+    auto xt = makeTensor({}, {4.5f});
+    auto r = runModel(mb.finish(), {{"x", xt.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_EQ(r.outputs["y"]->dimensions(), 0);
+    EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {4.5f}));
+}
+
+// absurd but finite rois / scales: defined results or a clean error, never undefined behaviour
+TEST(Resize, ExtremeRoiAndAntialiasWidth) {
+    ResizeSpec s;
+    s.mode = RM::NEAREST;
+    s.coord = CT::TF_CROP_AND_RESIZE;
+    s.extrapolation = -1;
+    s.roi = {0, 1e30f, 1, 2e30f};  // every W coordinate far outside
+    s.sizes = {1, 3};
+    expectResize(s, {1, 3}, {-1, -1, -1});
+    ResizeSpec a;
+    a.mode = RM::LINEAR;
+    a.antialias = true;
+    a.coord = CT::TF_CROP_AND_RESIZE;
+    a.roi = {0, 0, 1, 1e6f};
+    a.scales = {1, 1e-6f};  // 4 outputs from a filter 2e6 taps wide
+    EXPECT_TRUE(failsAtCreate({1, 4}, a));
+    ResizeSpec n;
+    n.coord = CT::TF_CROP_AND_RESIZE;
+    n.roi = {0, 0, 1, NAN};
+    n.sizes = {1, 3};
+    EXPECT_TRUE(failsAtCreate({1, 4}, n));
+}

@@ -55,23 +55,13 @@ bool writeFileBytes(const std::string& path, const std::vector<uint8_t>& bytes) 
     return (bool)f;
 }
 
-Tools::NpyArray floatArray(const std::vector<int64_t>& shape, const std::vector<float>& values) {
-    Tools::NpyArray a;
-    a.type = Tools::NpyType::Float32;
-    a.shape = shape;
-    a.data.resize(values.size() * 4);
-    if (!values.empty()) {
-        memcpy(a.data.data(), values.data(), a.data.size());
-    }
-    return a;
+Npy::Array floatArray(const std::vector<int64_t>& shape, const std::vector<float>& values) {
+    return Npy::Array::of<float>(shape, values.data());
 }
 
-std::vector<float> floatsOf(const Tools::NpyArray& a) {
-    std::vector<float> v;
-    for (int64_t i = 0; i < a.elementCount(); ++i) {
-        v.push_back((float)a.at(i));
-    }
-    return v;
+std::vector<float> floatsOf(const Npy::Array& a) {
+    auto d = a.toDouble();
+    return std::vector<float>(d.begin(), d.end());
 }
 
 }  // namespace Test

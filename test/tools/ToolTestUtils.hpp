@@ -4,7 +4,7 @@
 
 #include <string>
 #include <vector>
-#include "common/NpyIO.hpp"
+#include "common/Npy.hpp"
 
 namespace MNN {
 namespace Test {
@@ -21,8 +21,8 @@ ToolResult runTool(const std::string& binary, const std::vector<std::string>& ar
 std::vector<uint8_t> readFileBytes(const std::string& path);
 bool writeFileBytes(const std::string& path, const std::vector<uint8_t>& bytes);
 
-Tools::NpyArray floatArray(const std::vector<int64_t>& shape, const std::vector<float>& values);
-std::vector<float> floatsOf(const Tools::NpyArray& a);
+Npy::Array floatArray(const std::vector<int64_t>& shape, const std::vector<float>& values);
+std::vector<float> floatsOf(const Npy::Array& a);
 
 }  // namespace Test
 }  // namespace MNN

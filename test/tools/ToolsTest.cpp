@@ -8,13 +8,12 @@
 #include "ModelBuilder.hpp"
 #include "TestUtils.hpp"
 #include "ToolTestUtils.hpp"
-#include "common/NpyIO.hpp"
+#include "common/Npy.hpp"
 #include "common/ToolCommon.hpp"
 #include "core/SessionIntrospect.hpp"
 
 using namespace MNN;
 using namespace MNN::Test;
-using MNN::Tools::NpyArray;
 
 namespace {
 
@@ -73,6 +72,56 @@ std::vector<uint8_t> flopsModel() {
     return mb.finish();
 }
 
+// conv (3x3, pads 1, bias) -> relu -> add a per-channel constant; x [1,C,H,W], w [M,C,3,3]
+const int kC = 16, kM = 32, kH = 64, kW = 64;
+
+std::vector<uint8_t> convModel(const std::vector<float>& w, const std::vector<float>& b, const std::vector<float>& k) {
+    ModelBuilder mb;
+    mb.input("x", {1, kC, kH, kW});
+    mb.constant("w", {kM, kC, 3, 3}, w);
+    mb.constant("b", {kM}, b);
+    mb.constant("k", {kM, 1, 1}, k);
+    auto conv = mb.op(Schema::OpType::Convolution, "conv", {"x", "w", "b"}, {"c"});
+    Schema::ConvParamT cp;
+    cp.kernel = {3, 3};
+    cp.strides = {1, 1};
+    cp.dilations = {1, 1};
+    cp.pads = {1, 1, 1, 1};
+    conv->param.Set(cp);
+    auto relu = mb.op(Schema::OpType::UnaryOp, "relu", {"c"}, {"r"});
+    Schema::UnaryParamT up;
+    up.type = Schema::UnaryOpType::RELU;
+    relu->param.Set(up);
+    setBinary(mb.op(Schema::OpType::BinaryOp, "add", {"r", "k"}, {"z"}), Schema::BinaryOpType::ADD);
+    mb.output("z");
+    return mb.finish();
+}
+
+// the same computation written directly
+std::vector<float> convReference(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& b,
+                                 const std::vector<float>& k) {
+    std::vector<float> z((size_t)kM * kH * kW);
+    for (int m = 0; m < kM; ++m) {
+        for (int i = 0; i < kH; ++i) {
+            for (int j = 0; j < kW; ++j) {
+                double acc = b[m];
+                for (int c = 0; c < kC; ++c) {
+                    for (int di = 0; di < 3; ++di) {
+                        for (int dj = 0; dj < 3; ++dj) {
+                            int y = i + di - 1, xx = j + dj - 1;
+                            if (y >= 0 && y < kH && xx >= 0 && xx < kW) {
+                                acc += (double)x[((size_t)c * kH + y) * kW + xx] * w[((m * kC + c) * 3 + di) * 3 + dj];
+                            }
+                        }
+                    }
+                }
+                z[((size_t)m * kH + i) * kW + j] = (float)(acc > 0 ? acc : 0) + k[m];
+            }
+        }
+    }
+    return z;
+}
+
 class ToolsTest : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -83,14 +132,14 @@ protected:
     std::string path(const std::string& name) const {
         return mDir + "/" + name;
     }
-    void writeArray(const std::string& file, const NpyArray& a) {
+    void writeArray(const std::string& file, const Npy::Array& a) {
         std::string error;
-        ASSERT_TRUE(Tools::writeNpy(file, a, &error)) << error;
+        ASSERT_TRUE(Npy::write(file, a, &error)) << error;
     }
-    NpyArray readArray(const std::string& file) {
-        NpyArray a;
+    Npy::Array readArray(const std::string& file) {
+        Npy::Array a;
         std::string error;
-        EXPECT_TRUE(Tools::readNpy(file, &a, &error)) << error;
+        EXPECT_TRUE(Npy::read(file, &a, &error)) << error;
         return a;
     }
     ToolResult run(const std::vector<std::string>& args) {
@@ -148,7 +197,7 @@ TEST_F(ToolsTest, RunWritesOutputEqualToHandComputedValue) {
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("Output y: 2x3 float32"), std::string::npos) << r.out;
     auto y = readArray(path("out/y.npy"));
-    EXPECT_EQ(y.type, Tools::NpyType::Float32);
+    EXPECT_TRUE(y.is<float>());
     EXPECT_EQ(y.shape, (std::vector<int64_t>{2, 3}));
     // (x + [1,2,3]) * 2 - [[0.5],[-1]]
     EXPECT_TRUE(allClose(floatsOf(y), {3.5f, 7.5f, 11.5f, 11, 15, 19}, 0, 0));
@@ -176,7 +225,7 @@ TEST_F(ToolsTest, RunRandomInputsAreSeededAndConsistentWithDump) {
     auto r2 = run({mModel, "--dump-all", path("d2")});
     ASSERT_EQ(r2.exitCode, 0) << r2.out << r2.err;
     auto x1 = readArray(path("d1/x.npy")), x2 = readArray(path("d2/x.npy"));
-    EXPECT_EQ(x1.data, x2.data);
+    EXPECT_EQ(x1.raw, x2.raw);
     // the random values are not all equal, and y is the model applied to them
     auto xs = floatsOf(x1);
     ASSERT_EQ(xs.size(), 6u);
@@ -187,7 +236,7 @@ TEST_F(ToolsTest, RunRandomInputsAreSeededAndConsistentWithDump) {
     EXPECT_TRUE(allClose(floatsOf(readArray(path("d1/y.npy"))), chainReference(xs), 1e-6f, 1e-6f));
     auto r3 = run({mModel, "--seed", "7", "--dump-all", path("d3")});
     ASSERT_EQ(r3.exitCode, 0);
-    EXPECT_NE(readArray(path("d3/x.npy")).data, x1.data);
+    EXPECT_NE(readArray(path("d3/x.npy")).raw, x1.raw);
 }
 
 TEST_F(ToolsTest, RunDumpAllWritesEveryIntermediateUnderSafeNames) {
@@ -264,6 +313,78 @@ TEST_F(ToolsTest, RunProfilePrintsPerOpTable) {
     EXPECT_NE(r.out.find("reference"), std::string::npos) << r.out;  // the algorithm column
     EXPECT_NE(r.out.find("Per-type summary"), std::string::npos) << r.out;
     EXPECT_TRUE(std::regex_search(r.out, std::regex("\\nBinaryOp +3 +[0-9.]+ +100\\.00%"))) << r.out;
+}
+
+TEST_F(ToolsTest, RunZeroSizeInput) {
+    ASSERT_TRUE(writeFileBytes(path("flops.mnn"), flopsModel()));
+    auto r = run({path("flops.mnn"), "--input-shape", "x:2x0x5", "--output-dir", path("oz")});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    auto z = readArray(path("oz/z.npy"));
+    EXPECT_EQ(z.shape, (std::vector<int64_t>{2, 0, 5}));
+    EXPECT_EQ(z.count(), 0);
+    EXPECT_TRUE(z.raw.empty());
+}
+
+TEST_F(ToolsTest, ConvReluAddRunInfoAndProfile) {
+    auto w = randomFloats((size_t)kM * kC * 9, 11, -0.3f, 0.3f);
+    auto b = randomFloats(kM, 12);
+    auto k = randomFloats(kM, 13);
+    auto x = randomFloats((size_t)kC * kH * kW, 14);
+    ASSERT_TRUE(writeFileBytes(path("conv.mnn"), convModel(w, b, k)));
+    writeArray(path("cx.npy"), floatArray({1, kC, kH, kW}, x));
+    auto r = run({path("conv.mnn"), "--input", "x=" + path("cx.npy"), "--output-dir", path("co"), "--threads", "2"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    auto z = readArray(path("co/z.npy"));
+    ASSERT_EQ(z.shape, (std::vector<int64_t>{1, kM, kH, kW}));
+    EXPECT_TRUE(allClose(floatsOf(z), convReference(x, w, b, k), 1e-4f, 1e-4f));
+
+    // conv: 2 * (M*H*W outputs) * (C*3*3) multiply-adds; relu and add: one per element
+    double outputs = (double)kM * kH * kW;
+    double convFlops = 2.0 * outputs * kC * 9;
+    double total = convFlops + 2 * outputs;
+    char line[64];
+    snprintf(line, sizeof(line), "Total FLOPs: %.3f GFLOPs\n", total / 1e9);
+    auto i = info({path("conv.mnn")});
+    ASSERT_EQ(i.exitCode, 0) << i.out << i.err;
+    EXPECT_NE(i.out.find(line), std::string::npos) << line << i.out;
+    EXPECT_EQ(std::string(line), "Total FLOPs: 0.038 GFLOPs\n");
+    char convLine[64];
+    snprintf(convLine, sizeof(convLine), "%.6f", convFlops / 1e6);
+    EXPECT_TRUE(std::regex_search(i.out, std::regex(std::string("\\n  conv +Convolution +") + convLine)))
+        << convLine << i.out;
+    EXPECT_NE(i.out.find("Parameters: " + std::to_string(kM * kC * 9 + 2 * kM) + "\n"), std::string::npos) << i.out;
+    EXPECT_NE(i.out.find("Weights: fp32 " + std::to_string(4 * (kM * kC * 9 + 2 * kM)) + " bytes"), std::string::npos);
+    EXPECT_TRUE(std::regex_search(i.out, std::regex("\\n  Convolution +1\\n"))) << i.out;
+    EXPECT_TRUE(std::regex_search(i.out, std::regex("\\n  UnaryOp +1\\n"))) << i.out;
+
+    auto p = run({path("conv.mnn"), "--profile", "--loop", "2"});
+    ASSERT_EQ(p.exitCode, 0) << p.out << p.err;
+    // the conv dominates and comes first in the time-sorted table
+    auto table = p.out.substr(p.out.find("Per-op profile"));
+    auto firstRow = table.substr(table.find('\n', table.find("GFLOP/s")) + 1);
+    EXPECT_EQ(firstRow.compare(0, 4, "conv"), 0) << table;
+    EXPECT_NE(table.find("Convolution"), std::string::npos);
+}
+
+// The bundled example (a small CNN converted from ONNX) against PyTorch's output.
+TEST_F(ToolsTest, BundledSmallCnnMatchesPyTorch) {
+    std::string models = std::string(MNN_SOURCE_DIR) + "/examples/models";
+    if (!Tools::fileExists(models + "/small_cnn.mnn")) {
+        GTEST_SKIP() << "examples/models/small_cnn.mnn is not there";
+    }
+    Tools::makeDirs(path("torch"));
+    ASSERT_TRUE(writeFileBytes(path("torch/probabilities.npy"), readFileBytes(models + "/small_cnn_output.npy")));
+    auto r = run({models + "/small_cnn.mnn", "--input", "input=" + models + "/small_cnn_input.npy", "--compare",
+                  path("torch"), "--rtol", "1e-4", "--atol", "1e-5"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("probabilities: PASS"), std::string::npos) << r.out;
+    auto i = info({models + "/small_cnn.mnn"});
+    ASSERT_EQ(i.exitCode, 0) << i.err;
+    // first conv: 16x32x32 outputs x 2*3*3*3; second: 32x8x8 outputs x 2*16*3*3
+    EXPECT_TRUE(std::regex_search(i.out, std::regex("Convolution +0\\.884736 "))) << i.out;
+    EXPECT_TRUE(std::regex_search(i.out, std::regex("Convolution +0\\.589824 "))) << i.out;
+    EXPECT_TRUE(std::regex_search(i.out, std::regex("\\n  Convolution +3\\n"))) << i.out;
+    EXPECT_NE(i.out.find("bizCode: example\n"), std::string::npos);
 }
 
 TEST_F(ToolsTest, RunBadArguments) {
@@ -375,6 +496,10 @@ TEST_F(ToolsTest, InfoBadArguments) {
     auto shape = info({mModel, "--input-shape", "nosuch:1x2"});
     EXPECT_EQ(shape.exitCode, 3);
     EXPECT_NE(shape.err.find("no input 'nosuch'"), std::string::npos) << shape.err;
+    // [4,3] does not broadcast with c3 [2,1]
+    auto notRunnable = info({mModel, "--input-shape", "x:4x3"});
+    EXPECT_EQ(notRunnable.exitCode, 3);
+    EXPECT_NE(notRunnable.err.find("does not run at the --input-shape shapes"), std::string::npos) << notRunnable.err;
     auto badShape = info({mModel, "--input-shape", "x:2xq"});
     EXPECT_EQ(badShape.exitCode, 2) << badShape.err;
 }
@@ -454,106 +579,35 @@ TEST_F(ToolsTest, BenchmarkBadArguments) {
 
 // ---------------- library pieces (no binaries needed) ----------------
 
-TEST(ToolNpy, RoundTripEveryType) {
-    std::string dir = tempDir("npy");
-    struct Case {
-        Tools::NpyType type;
-        std::vector<int64_t> shape;
-    };
-    for (auto c : std::vector<Case>{{Tools::NpyType::Float32, {2, 3}},
-                                    {Tools::NpyType::Float64, {4}},
-                                    {Tools::NpyType::Int32, {1, 2, 2}},
-                                    {Tools::NpyType::Int64, {}},
-                                    {Tools::NpyType::UInt8, {0, 5}},
-                                    {Tools::NpyType::Bool, {3}}}) {
-        NpyArray a;
-        a.type = c.type;
-        a.shape = c.shape;
-        a.data.resize((size_t)a.elementCount() * Tools::npyItemSize(c.type));
-        for (size_t i = 0; i < a.data.size(); ++i) {
-            a.data[i] = c.type == Tools::NpyType::Bool ? (uint8_t)(i % 2) : (uint8_t)(i * 37 + 1);
+// The .npy reader itself is tested in test/models/NpyTest.cpp; this checks that no corrupted or
+// truncated file makes it read out of bounds (run under ASan) or accept a short file.
+TEST(ToolNpy, TruncatedAndCorruptedFilesNeverReadOutOfBounds) {
+    std::vector<int64_t> values = {7, 7, 7, 7, 7, 7};
+    auto good = Npy::serialize(Npy::Array::of<int64_t>({3, 2}, values.data()));
+    int accepted = 0;
+    for (size_t n = 0; n < good.size(); ++n) {
+        Npy::Array b;
+        std::string error;
+        // every strict prefix lacks data bytes: must be rejected with a message
+        EXPECT_FALSE(Npy::readBuffer(good.data(), n, &b, &error)) << n;
+        EXPECT_FALSE(error.empty());
+    }
+    for (size_t i = 6; i < 74 && i < good.size(); ++i) {
+        for (uint8_t v : {(uint8_t)0, (uint8_t)0xff, (uint8_t)'(', (uint8_t)')', (uint8_t)'9', (uint8_t)'\''}) {
+            auto bad = good;
+            bad[i] = v;
+            Npy::Array b;
+            std::string error;
+            if (Npy::readBuffer(bad.data(), bad.size(), &b, &error)) {
+                accepted++;
+                EXPECT_EQ(b.raw.size(), (size_t)b.count() * b.bytes);
+                EXPECT_LE(b.raw.size(), bad.size());
+            } else {
+                EXPECT_FALSE(error.empty());
+            }
         }
-        std::string file = dir + "/a.npy", error;
-        ASSERT_TRUE(Tools::writeNpy(file, a, &error)) << error;
-        auto bytes = readFileBytes(file);
-        EXPECT_EQ((bytes.size() - a.data.size()) % 64, 0u);  // data starts on a 64-byte boundary
-        NpyArray b;
-        ASSERT_TRUE(Tools::readNpy(file, &b, &error)) << error;
-        EXPECT_EQ(b.type, a.type);
-        EXPECT_EQ(b.shape, a.shape);
-        EXPECT_EQ(b.data, a.data);
     }
-}
-
-static std::vector<uint8_t> npyBytes(int major, const std::string& header, const std::vector<uint8_t>& data) {
-    std::vector<uint8_t> b = {0x93, 'N', 'U', 'M', 'P', 'Y', (uint8_t)major, 0};
-    size_t len = header.size();
-    b.push_back((uint8_t)(len & 0xff));
-    b.push_back((uint8_t)(len >> 8));
-    if (major >= 2) {
-        b.push_back(0);
-        b.push_back(0);
-    }
-    b.insert(b.end(), header.begin(), header.end());
-    b.insert(b.end(), data.begin(), data.end());
-    return b;
-}
-
-TEST(ToolNpy, ParsesNumpyHeadersAndRejectsUnsupported) {
-    // as numpy.save writes a float32 (2,) array: 1.0, -2.5
-    std::vector<uint8_t> data = {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x20, 0xc0};
-    std::string h = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
-    h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
-    h.push_back('\n');
-    NpyArray a;
-    std::string error;
-    auto v1 = npyBytes(1, h, data);
-    ASSERT_TRUE(Tools::parseNpy(v1.data(), v1.size(), &a, &error)) << error;
-    EXPECT_EQ(a.shape, (std::vector<int64_t>{2}));
-    EXPECT_EQ(a.at(0), 1.0);
-    EXPECT_EQ(a.at(1), -2.5);
-    auto v2 = npyBytes(2, h, data);
-    ASSERT_TRUE(Tools::parseNpy(v2.data(), v2.size(), &a, &error)) << error;
-    EXPECT_EQ(a.at(1), -2.5);
-    std::string scalar = "{'descr': '<i8', 'fortran_order': False, 'shape': (), }\n";
-    std::vector<uint8_t> seven = {7, 0, 0, 0, 0, 0, 0, 0};
-    auto s = npyBytes(1, scalar, seven);
-    ASSERT_TRUE(Tools::parseNpy(s.data(), s.size(), &a, &error)) << error;
-    EXPECT_TRUE(a.shape.empty());
-    EXPECT_EQ(a.at(0), 7.0);
-
-    auto fortran = npyBytes(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }\n", data);
-    EXPECT_FALSE(Tools::parseNpy(fortran.data(), fortran.size(), &a, &error));
-    EXPECT_NE(error.find("Fortran"), std::string::npos);
-    auto big = npyBytes(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }\n", data);
-    EXPECT_FALSE(Tools::parseNpy(big.data(), big.size(), &a, &error));
-    EXPECT_NE(error.find("big-endian"), std::string::npos);
-    auto f16 = npyBytes(1, "{'descr': '<f2', 'fortran_order': False, 'shape': (4,), }\n", data);
-    EXPECT_FALSE(Tools::parseNpy(f16.data(), f16.size(), &a, &error));
-    EXPECT_NE(error.find("unsupported .npy dtype '<f2'"), std::string::npos) << error;
-    auto shortData = npyBytes(1, h, {0, 0, 0x80});
-    EXPECT_FALSE(Tools::parseNpy(shortData.data(), shortData.size(), &a, &error));
-    EXPECT_NE(error.find("truncated"), std::string::npos);
-    std::vector<uint8_t> notNpy = {'P', 'K', 3, 4, 0, 0, 0, 0, 0, 0, 0, 0};
-    EXPECT_FALSE(Tools::parseNpy(notNpy.data(), notNpy.size(), &a, &error));
-    auto cut = npyBytes(1, h, data);
-    cut.resize(20);
-    EXPECT_FALSE(Tools::parseNpy(cut.data(), cut.size(), &a, &error));
-}
-
-TEST(ToolNpy, WritesVersion2ForHugeHeaders) {
-    NpyArray a;
-    a.type = Tools::NpyType::UInt8;
-    a.shape.assign(25000, 1);  // a header over 64 KiB
-    a.data = {42};
-    auto bytes = Tools::encodeNpy(a);
-    EXPECT_EQ(bytes[6], 2);
-    EXPECT_EQ((bytes.size() - 1) % 64, 0u);
-    NpyArray b;
-    std::string error;
-    ASSERT_TRUE(Tools::parseNpy(bytes.data(), bytes.size(), &b, &error)) << error;
-    EXPECT_EQ(b.shape.size(), 25000u);
-    EXPECT_EQ(b.at(0), 42.0);
+    EXPECT_GT(accepted, 0);  // padding bytes may change freely
 }
 
 TEST(ToolNames, TensorFileNameRule) {

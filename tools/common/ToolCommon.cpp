@@ -265,17 +265,44 @@ int sessionForward(Interpreter* net, Session* session) {
 
 // ---- tensors ----
 
-static NpyType npyTypeFor(halide_type_t t) {
+// NumPy's type string for a tensor element type
+static const char* descrFor(halide_type_t t) {
     if (t.code == halide_type_float) {
-        return t.bits == 64 ? NpyType::Float64 : NpyType::Float32;
+        return t.bits == 64 ? "<f8" : "<f4";
     }
-    if (t.code == halide_type_uint && t.bits == 8) {
-        return NpyType::UInt8;
+    if (t.code == halide_type_int) {
+        switch (t.bits) {
+            case 8:
+                return "|i1";
+            case 16:
+                return "<i2";
+            case 32:
+                return "<i4";
+            default:
+                return "<i8";
+        }
     }
-    if ((t.code == halide_type_int && t.bits <= 32) || (t.code == halide_type_uint && t.bits <= 16)) {
-        return NpyType::Int32;
+    switch (t.bits) {
+        case 8:
+            return "|u1";
+        case 16:
+            return "<u2";
+        case 32:
+            return "<u4";
+        default:
+            return "<u8";
     }
-    return NpyType::Int64;
+}
+
+std::string shapeString(const std::vector<int64_t>& shape) {
+    if (shape.empty()) {
+        return "scalar";
+    }
+    std::string s;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        s += (i ? "x" : "") + std::to_string(shape[i]);
+    }
+    return s;
 }
 
 template <typename T>
@@ -283,36 +310,6 @@ static double readAs(const uint8_t* p) {
     T v;
     memcpy(&v, p, sizeof(T));
     return (double)v;
-}
-
-// element i of a host buffer of type t, as double (int64 values beyond 2^53 lose precision)
-static double elementOf(const uint8_t* base, halide_type_t t, int64_t i) {
-    const uint8_t* p = base + i * t.bytes();
-    if (t.code == halide_type_float) {
-        return t.bits == 64 ? readAs<double>(p) : readAs<float>(p);
-    }
-    if (t.code == halide_type_int) {
-        switch (t.bits) {
-            case 8:
-                return readAs<int8_t>(p);
-            case 16:
-                return readAs<int16_t>(p);
-            case 32:
-                return readAs<int32_t>(p);
-            default:
-                return readAs<int64_t>(p);
-        }
-    }
-    switch (t.bits) {
-        case 8:
-            return readAs<uint8_t>(p);
-        case 16:
-            return readAs<uint16_t>(p);
-        case 32:
-            return readAs<uint32_t>(p);
-        default:
-            return readAs<uint64_t>(p);
-    }
 }
 
 template <typename T>
@@ -359,23 +356,6 @@ static void setElement(uint8_t* base, halide_type_t t, int64_t i, double v) {
     }
 }
 
-static bool sameType(NpyType n, halide_type_t t) {
-    switch (n) {
-        case NpyType::Float32:
-            return t.code == halide_type_float && t.bits == 32;
-        case NpyType::Float64:
-            return t.code == halide_type_float && t.bits == 64;
-        case NpyType::Int32:
-            return t.code == halide_type_int && t.bits == 32;
-        case NpyType::Int64:
-            return t.code == halide_type_int && t.bits == 64;
-        case NpyType::UInt8:
-        case NpyType::Bool:
-            return t.code == halide_type_uint && t.bits == 8;
-    }
-    return false;
-}
-
 void fillRandom(Tensor* input, unsigned seed) {
     Tensor host(input, Tensor::CAFFE, true);
     auto type = host.getType();
@@ -398,65 +378,71 @@ void fillRandom(Tensor* input, unsigned seed) {
     input->copyFromHostTensor(&host);
 }
 
-NpyArray tensorToNpy(const Tensor* tensor) {
+Npy::Array tensorToNpy(const Tensor* tensor) {
     Tensor host(tensor, Tensor::CAFFE, true);
     tensor->copyToHostTensor(&host);
-    NpyArray a;
-    auto type = host.getType();
-    a.type = npyTypeFor(type);
+    Npy::Array a;
+    Npy::Array::parseDescr(descrFor(host.getType()), &a, nullptr);
     for (auto d : TensorUtils::shape(&host)) {
         a.shape.push_back(d);
     }
-    int64_t n = TensorUtils::elementCount(&host);
-    int item = npyItemSize(a.type);
-    a.data.resize((size_t)n * item);
-    if (n > 0 && sameType(a.type, type)) {
-        memcpy(a.data.data(), host.host<void>(), a.data.size());
-        return a;
-    }
-    for (int64_t i = 0; i < n; ++i) {
-        double v = elementOf(host.host<uint8_t>(), type, i);
-        uint8_t* p = a.data.data() + i * item;
-        if (a.type == NpyType::Int64 && type.code == halide_type_uint) {
-            uint64_t u = 0;
-            memcpy(&u, host.host<uint8_t>() + i * type.bytes(), std::min<int>(type.bytes(), 8));
-            memcpy(p, &u, 8);
-        } else if (a.type == NpyType::Int64) {
-            writeAs<int64_t>(p, v);
-        } else {
-            writeAs<int32_t>(p, v);
-        }
+    a.raw.resize((size_t)a.count() * a.bytes);
+    if (!a.raw.empty()) {
+        memcpy(a.raw.data(), host.host<void>(), a.raw.size());
     }
     return a;
 }
 
-void npyToTensor(const NpyArray& array, Tensor* input, const std::string& what) {
+// element i of an integer array, exactly
+static int64_t integerAt(const Npy::Array& a, int64_t i) {
+    const uint8_t* p = a.raw.data() + i * a.bytes;
+    if (a.kind == Npy::Kind::Int) {
+        switch (a.bytes) {
+            case 1:
+                return (int64_t)readAs<int8_t>(p);
+            case 2:
+                return (int64_t)readAs<int16_t>(p);
+            case 4:
+                return (int64_t)readAs<int32_t>(p);
+            default: {
+                int64_t v;
+                memcpy(&v, p, 8);
+                return v;
+            }
+        }
+    }
+    uint64_t v = 0;
+    memcpy(&v, p, a.bytes);
+    return (int64_t)v;
+}
+
+void npyToTensor(const Npy::Array& array, Tensor* input, const std::string& what) {
     Tensor host(input, Tensor::CAFFE, true);
     auto type = host.getType();
     int64_t n = TensorUtils::elementCount(&host);
-    if (n != array.elementCount()) {
-        throw ToolError(what + ": " + std::to_string(array.elementCount()) + " values for a tensor of shape " +
+    if (n != array.count()) {
+        throw ToolError(what + ": " + std::to_string(array.count()) + " values for a tensor of shape " +
                         tensorShapeString(input));
     }
-    if (sameType(array.type, type)) {
+    bool same = array.descr() == descrFor(type) || (array.descr() == "|b1" && std::string(descrFor(type)) == "|u1");
+    if (same) {
         if (n > 0) {
-            memcpy(host.host<void>(), array.data.data(), array.data.size());
+            memcpy(host.host<void>(), array.raw.data(), (size_t)n * array.bytes);
         }
     } else {
-        fprintf(stderr, "note: %s: converting %s values to %s\n", what.c_str(), npyTypeName(array.type),
+        fprintf(stderr, "note: %s: converting %s values to %s\n", what.c_str(), array.descr().c_str(),
                 TensorUtils::typeName(type));
+        bool integers = array.kind != Npy::Kind::Float && type.code != halide_type_float;
+        auto values = integers ? std::vector<double>() : array.toDouble();
         for (int64_t i = 0; i < n; ++i) {
-            if (array.type == NpyType::Int64) {
-                int64_t v;
-                memcpy(&v, array.data.data() + i * 8, 8);
-                if (type.code != halide_type_float) {
-                    // integer to integer: keep every bit that fits
-                    uint8_t* p = host.host<uint8_t>() + i * type.bytes();
-                    memcpy(p, &v, type.bytes());
-                    continue;
-                }
+            uint8_t* p = host.host<uint8_t>() + i * type.bytes();
+            if (integers) {
+                // integer to integer: the low bytes, as a C cast does
+                int64_t v = integerAt(array, i);
+                memcpy(p, &v, type.bytes());
+            } else {
+                setElement(host.host<uint8_t>(), type, i, values[(size_t)i]);
             }
-            setElement(host.host<uint8_t>(), type, i, array.at(i));
         }
     }
     input->copyFromHostTensor(&host);

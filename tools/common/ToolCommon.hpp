@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-#include "NpyIO.hpp"
+#include "Npy.hpp"
 
 namespace MNN {
 namespace Tools {
@@ -84,10 +84,12 @@ int sessionForward(Interpreter* net, Session* session);
 
 /** fills a session input with deterministic pseudo-random values (floats in [-1, 1), ints in [0, 4), bools 0/1) */
 void fillRandom(Tensor* sessionInput, unsigned seed);
-/** a host copy of a session tensor as an .npy array (bool tensors come out as uint8) */
-NpyArray tensorToNpy(const Tensor* tensor);
+/** a host copy of a session tensor as an .npy array of the same element type (bool tensors come out as uint8) */
+Npy::Array tensorToNpy(const Tensor* tensor);
 /** copies the array into a session input (same element count), converting the element type */
-void npyToTensor(const NpyArray& array, Tensor* sessionInput, const std::string& what);
+void npyToTensor(const Npy::Array& array, Tensor* sessionInput, const std::string& what);
+/** "2x3" ("scalar" for rank 0) */
+std::string shapeString(const std::vector<int64_t>& shape);
 
 /**
  * The file name (without .npy) a tensor name is written under: bytes other than ASCII letters,

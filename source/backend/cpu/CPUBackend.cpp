@@ -27,7 +27,9 @@ CPUBackend::CPUBackend(const BackendConfig* config, int threads, bool immediate)
 }
 
 CPUBackend::~CPUBackend() {
-    onClearBuffer();
+    // The tensors of the plan may already be gone (their owner releases them first): only forget them.
+    mPlanned.clear();
+    mStatic.clear();
     ::free(mArena);
 }
 

@@ -74,6 +74,10 @@ void mapQuant(OnnxNode& node) {
 }
 
 void mapAttention(OnnxNode& node) {
+    // opset 25 sliding windows: AttentionParam has no fields for them yet
+    if (node.attrInt("left_window_size", -1) >= 0 || node.attrInt("right_window_size", -1) >= 0) {
+        node.unsupported("left_window_size / right_window_size");
+    }
     auto op = node.addOp(Schema::OpType::Attention, node.inputs(), node.usedOutputs());
     auto p = setParam<Schema::AttentionParamT>(op);
     p->isCausal = node.attrInt("is_causal", 0) != 0;

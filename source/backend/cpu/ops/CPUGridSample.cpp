@@ -1,7 +1,8 @@
-// Reference GridSample (4-D): bilinear / nearest / bicubic (A = -0.75), padding zeros / border /
-// reflection, align_corners, following ONNX: the grid coordinate is denormalised; one outside the
-// border is clamped to [0, len-1] (border) or reflected (reflection); then it is interpolated; every tap outside the image reads 0 (zeros),
-// the clamped pixel (border) or the reflected pixel (reflection).
+// Reference GridSample over n spatial axes: linear (2^n corners) / nearest / cubic (n = 2, A = -0.75),
+// padding zeros / border / reflection, align_corners, following ONNX: each grid coordinate is
+// denormalised; one outside the border ([0, len-1] with align_corners, else [-0.5, len-0.5]) is
+// clamped to [0, len-1] (border) or reflected (reflection); then it is interpolated, and every tap
+// outside the image reads 0 (zeros), the clamped pixel (border) or the reflected pixel (reflection).
 #include <math.h>
 #include "backend/cpu/CPUOpUtils.hpp"
 
@@ -12,25 +13,42 @@ public:
     CPUGridSample(Backend* b, int mode, int padding, bool align)
         : Execution(b), mMode(mode), mPadding(padding), mAlign(align) {
     }
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        auto X = TensorUtils::shape(inputs[0]);
+        mSpatial.assign(X.begin() + 2, X.end());
+        const int n = (int)mSpatial.size();
+        mCoord.resize(n);
+        mBase.resize(n);
+        mIdx.resize(n);
+        return NO_ERROR;
+    }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         auto X = TensorUtils::shape(inputs[0]);
-        auto G = TensorUtils::shape(inputs[1]);
-        const int N = X[0], C = X[1], H = X[2], W = X[3], Ho = G[1], Wo = G[2];
+        const int N = X[0], C = X[1];
+        const int n = (int)mSpatial.size();
+        int64_t inPlane = 1;
+        for (auto d : mSpatial) {
+            inPlane *= d;
+        }
+        auto Y = TensorUtils::shape(outputs[0]);
+        int64_t outPlane = 1;
+        for (int d = 2; d < (int)Y.size(); ++d) {
+            outPlane *= Y[d];
+        }
         const float* x = inputs[0]->host<float>();
         const float* grid = inputs[1]->host<float>();
         float* y = outputs[0]->host<float>();
-        for (int n = 0; n < N; ++n) {
-            for (int i = 0; i < Ho; ++i) {
-                for (int j = 0; j < Wo; ++j) {
-                    const float* g = grid + (((int64_t)n * Ho + i) * Wo + j) * 2;
-                    double gx = denormalize(g[0], W);
-                    double gy = denormalize(g[1], H);
-                    gx = padCoordinate(gx, W);
-                    gy = padCoordinate(gy, H);
-                    for (int c = 0; c < C; ++c) {
-                        const float* img = x + ((int64_t)n * C + c) * H * W;
-                        y[(((int64_t)n * C + c) * Ho + i) * Wo + j] = (float)sample(img, H, W, gx, gy);
-                    }
+        for (int b = 0; b < N; ++b) {
+            for (int64_t o = 0; o < outPlane; ++o) {
+                const float* g = grid + ((int64_t)b * outPlane + o) * n;
+                for (int d = 0; d < n; ++d) {
+                    // grid component 0 addresses the innermost axis
+                    const int len = mSpatial[d];
+                    mCoord[d] = padCoordinate(denormalize(g[n - 1 - d], len), len);
+                }
+                for (int c = 0; c < C; ++c) {
+                    const float* img = x + ((int64_t)b * C + c) * inPlane;
+                    y[((int64_t)b * C + c) * outPlane + o] = inPlane == 0 ? 0.0f : (float)sample(img);
                 }
             }
         }
@@ -48,15 +66,15 @@ private:
         }
         if (v < lo) {
             double dx = lo - v;
-            double n = floor(dx / range);
-            double r = dx - n * range;
-            return fmod(n, 2.0) == 0.0 ? lo + r : hi - r;
+            double k = floor(dx / range);
+            double r = dx - k * range;
+            return fmod(k, 2.0) == 0.0 ? lo + r : hi - r;
         }
         if (v > hi) {
             double dx = v - hi;
-            double n = floor(dx / range);
-            double r = dx - n * range;
-            return fmod(n, 2.0) == 0.0 ? hi - r : lo + r;
+            double k = floor(dx / range);
+            double r = dx - k * range;
+            return fmod(k, 2.0) == 0.0 ? hi - r : lo + r;
         }
         return v;
     }
@@ -64,30 +82,37 @@ private:
         if (!isfinite(v)) {
             return mPadding == 0 ? -2.0 : 0.0;  // NaN / inf grids read padding (zeros) or the first pixel
         }
-        if (mPadding == 1) {
-            // only coordinates outside the border ([0, len-1] or [-0.5, len-0.5]) are clamped
-            const double lo = mAlign ? 0.0 : -0.5, hi = mAlign ? len - 1.0 : len - 0.5;
-            if (v < lo || v > hi) {
-                return v < 0.0 ? 0.0 : (v > len - 1 ? (double)(len - 1) : v);
-            }
-            return v;
+        const double lo = mAlign ? 0.0 : -0.5, hi = mAlign ? len - 1.0 : len - 0.5;
+        if (mPadding == 1 && (v < lo || v > hi)) {
+            return v < 0.0 ? 0.0 : (v > len - 1 ? (double)(len - 1) : v);
         }
         if (mPadding == 2) {
-            return mAlign ? reflect(v, 0.0, len - 1) : reflect(v, -0.5, len - 0.5);
+            return reflect(v, lo, hi);
         }
-        return v;
+        // zeros: every tap of a coordinate beyond [-3, len + 3] is outside the image anyway; clamping keeps
+        // the integer conversions of far-away coordinates defined
+        return v < -3.0 ? -3.0 : (v > len + 3.0 ? len + 3.0 : v);
     }
-    float pixel(const float* img, int H, int W, int64_t r, int64_t c) const {
-        if (mPadding == 0) {
-            return (r >= 0 && r < H && c >= 0 && c < W) ? img[r * W + c] : 0.0f;
+    /** the value at integer position mIdx with the padding rule */
+    float pixel(const float* img) const {
+        const int n = (int)mSpatial.size();
+        int64_t off = 0;
+        for (int d = 0; d < n; ++d) {
+            const int len = mSpatial[d];
+            int64_t i = mIdx[d];
+            if (mPadding == 0) {
+                if (i < 0 || i >= len) {
+                    return 0.0f;
+                }
+            } else {
+                if (mPadding == 2) {
+                    i = (int64_t)(mAlign ? reflect((double)i, 0.0, len - 1) : reflect((double)i, -0.5, len - 0.5));
+                }
+                i = i < 0 ? 0 : (i >= len ? len - 1 : i);
+            }
+            off = off * len + i;
         }
-        if (mPadding == 2) {
-            c = (int64_t)(mAlign ? reflect((double)c, 0.0, W - 1) : reflect((double)c, -0.5, W - 0.5));
-            r = (int64_t)(mAlign ? reflect((double)r, 0.0, H - 1) : reflect((double)r, -0.5, H - 0.5));
-        }
-        c = c < 0 ? 0 : (c >= W ? W - 1 : c);
-        r = r < 0 ? 0 : (r >= H ? H - 1 : r);
-        return img[r * W + c];
+        return img[off];
     }
     static double cubicWeight(double t) {
         const double A = -0.75;
@@ -100,30 +125,47 @@ private:
         }
         return 0.0;
     }
-    double sample(const float* img, int H, int W, double gx, double gy) const {
-        if (H == 0 || W == 0) {
-            return 0.0;
-        }
+    double sample(const float* img) {
+        const int n = (int)mSpatial.size();
         if (mMode == 1) {  // nearest, ties to even
-            return pixel(img, H, W, (int64_t)nearbyint(gy), (int64_t)nearbyint(gx));
+            for (int d = 0; d < n; ++d) {
+                mIdx[d] = (int64_t)nearbyint(mCoord[d]);
+            }
+            return pixel(img);
         }
-        const double fx = floor(gx), fy = floor(gy);
-        const int64_t x0 = (int64_t)fx, y0 = (int64_t)fy;
-        const double tx = gx - fx, ty = gy - fy;
-        if (mMode == 0) {
-            return (1 - ty) * ((1 - tx) * pixel(img, H, W, y0, x0) + tx * pixel(img, H, W, y0, x0 + 1)) +
-                   ty * ((1 - tx) * pixel(img, H, W, y0 + 1, x0) + tx * pixel(img, H, W, y0 + 1, x0 + 1));
+        for (int d = 0; d < n; ++d) {
+            mBase[d] = floor(mCoord[d]);
         }
-        double wx[4], wy[4];
+        if (mMode == 0) {  // linear: every corner of the enclosing cell
+            double acc = 0.0;
+            for (int corner = 0; corner < (1 << n); ++corner) {
+                double w = 1.0;
+                for (int d = 0; d < n; ++d) {
+                    const int bit = (corner >> (n - 1 - d)) & 1;
+                    const double t = mCoord[d] - mBase[d];
+                    w *= bit ? t : 1.0 - t;
+                    mIdx[d] = (int64_t)mBase[d] + bit;
+                }
+                if (w != 0.0) {
+                    acc += w * pixel(img);
+                }
+            }
+            return acc;
+        }
+        // cubic, 2 spatial axes: 4x4 taps around the cell
+        double wy[4], wx[4];
+        const double ty = mCoord[0] - mBase[0], tx = mCoord[1] - mBase[1];
         for (int k = 0; k < 4; ++k) {
-            wx[k] = cubicWeight(tx - (k - 1));
             wy[k] = cubicWeight(ty - (k - 1));
+            wx[k] = cubicWeight(tx - (k - 1));
         }
         double acc = 0.0;
         for (int a = 0; a < 4; ++a) {
             double row = 0.0;
-            for (int b = 0; b < 4; ++b) {
-                row += wx[b] * pixel(img, H, W, y0 - 1 + a, x0 - 1 + b);
+            for (int c = 0; c < 4; ++c) {
+                mIdx[0] = (int64_t)mBase[0] - 1 + a;
+                mIdx[1] = (int64_t)mBase[1] - 1 + c;
+                row += wx[c] * pixel(img);
             }
             acc += wy[a] * row;
         }
@@ -133,6 +175,9 @@ private:
     int mMode;
     int mPadding;
     bool mAlign;
+    std::vector<int> mSpatial;
+    std::vector<double> mCoord, mBase;
+    std::vector<int64_t> mIdx;
 };
 
 static Execution* createGridSample(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

@@ -157,7 +157,8 @@ private:
 static Execution* createCompress(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
                                  Backend* backend) {
     auto p = op->param_as_AxisParam();
-    return new CPUCompress(backend, p != nullptr, p ? p->axis() : 0);
+    const bool hasAxis = p && p->axes() && p->axes()->size() > 0;
+    return new CPUCompress(backend, hasAxis, hasAxis ? p->axes()->Get(0) : 0);
 }
 /** ReverseSequence: time axis / batch axis are 0 and 1 (AxisParam.axis / batchDims) */
 class CPUReverseSequence : public Execution {

@@ -79,8 +79,9 @@ public:
     CPUResize(Backend* b, const ResizeConfig& cfg) : Execution(b), mCfg(cfg) {
     }
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        if (inputs[0]->getType() != outputs[0]->getType()) {
-            MNN_ERROR("Resize: X and Y types differ\n");
+        auto t = inputs[0]->getType();
+        if (t != outputs[0]->getType() || (t.code == halide_type_float && t.bits != 32 && t.bits != 64)) {
+            MNN_ERROR("Resize: X type %s is not supported\n", TensorUtils::typeName(t));
             return NOT_SUPPORT;
         }
         return NO_ERROR;
@@ -145,6 +146,10 @@ private:
                                               g.roiStart[d],
                                               g.roiEnd[d], &outside);
                 mOutside[d][o] = outside ? 1 : 0;
+                // far beyond either edge every tap clamps to the edge pixel: bounding x there changes no
+                // result and keeps the integer conversions below defined (huge tf_crop_and_resize rois)
+                const double bound = 8.0 * lenIn + 1e6;
+                x = (outside || x != x) ? 0.0 : (x < -bound ? -bound : (x > bound ? bound : x));
                 double fl = floor(x);
                 bool integral = (x == fl);
                 if (mCfg.mode == ResizeMode::NEAREST) {

@@ -43,9 +43,18 @@ public:
                 rw = fmax(rw, 1.0);
                 rh = fmax(rh, 1.0);
             }
+            if (!isfinite(rw) || !isfinite(rh) || !isfinite(x1) || !isfinite(y1)) {
+                MNN_ERROR("RoiAlign: roi %d has non-finite coordinates\n", r);
+                return INPUT_DATA_ERROR;
+            }
             const double binH = rh / mOutH, binW = rw / mOutW;
-            const int gh = mSampling > 0 ? mSampling : (int)ceil(rh / mOutH);
-            const int gw = mSampling > 0 ? mSampling : (int)ceil(rw / mOutW);
+            const double ghD = mSampling > 0 ? mSampling : ceil(rh / mOutH);
+            const double gwD = mSampling > 0 ? mSampling : ceil(rw / mOutW);
+            if (ghD * gwD > (double)(1 << 24)) {
+                MNN_ERROR("RoiAlign: roi %d needs %g samples per bin, more than %d\n", r, ghD * gwD, 1 << 24);
+                return INPUT_DATA_ERROR;
+            }
+            const int gh = ghD > 0 ? (int)ghD : 0, gw = gwD > 0 ? (int)gwD : 0;
             const double count = (double)(gh * gw > 1 ? gh * gw : 1);
             for (int c = 0; c < C; ++c) {
                 const float* img = x + ((int64_t)batch[r] * C + c) * H * W;
