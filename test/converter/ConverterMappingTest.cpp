@@ -47,24 +47,27 @@ Mapped mapOne(int opset, const std::string& type, const std::vector<std::string>
     OnnxBuilder b(opset);
     b.input("x", {2, 3, 4, 4});
     std::vector<std::string> outs = {"y"};
-    for (int i = 1; i < outputs; ++i) outs.push_back("y" + std::to_string(i));
+    for (int i = 1; i < outputs; ++i)
+        outs.push_back("y" + std::to_string(i));
     auto n = b.node(type, inputs, outs, "n");
-    if (setup) setup(b, n);
-    for (auto& o : outs) b.output(o);
+    if (setup)
+        setup(b, n);
+    for (auto& o : outs)
+        b.output(o);
     Convert::Options o;
     o.optimize = false;
     Mapped m;
     m.result = convert(b, o);
     EXPECT_TRUE(m.result.ok) << type << ": " << m.result.error;
-    if (m.result.ok) m.net = netOf(m.result.model);
+    if (m.result.ok)
+        m.net = netOf(m.result.model);
     return m;
 }
-} // namespace
+}  // namespace
 
 TEST(ConverterMapping, SqueezeAxesAttributeBecomesInput) {
-    auto m = mapOne(11, "Squeeze", {"x"}, [](OnnxBuilder&, onnx::NodeProto* n) {
-        OnnxBuilder::attr(n, "axes", std::vector<int64_t>{0});
-    });
+    auto m = mapOne(11, "Squeeze", {"x"},
+                    [](OnnxBuilder&, onnx::NodeProto* n) { OnnxBuilder::attr(n, "axes", std::vector<int64_t>{0}); });
     ASSERT_TRUE(m.net);
     EXPECT_EQ(m.op()->type(), Schema::OpType::Squeeze);
     ASSERT_EQ(m.op()->inputs()->size(), 2u);
@@ -111,9 +114,8 @@ TEST(ConverterMapping, PadOpset2AndReduceOpset11AndTopKOpset1) {
     EXPECT_EQ(l1.op()->param_as_ReduceParam()->type(), Schema::ReduceType::L1);
     EXPECT_EQ(l1.op()->inputs()->size(), 1u);
 
-    auto topk = mapOne(1, "TopK", {"x"}, [](OnnxBuilder&, onnx::NodeProto* n) {
-        OnnxBuilder::attr(n, "k", (int64_t)2);
-    }, 2);
+    auto topk = mapOne(
+        1, "TopK", {"x"}, [](OnnxBuilder&, onnx::NodeProto* n) { OnnxBuilder::attr(n, "k", (int64_t)2); }, 2);
     ASSERT_TRUE(topk.net);
     EXPECT_EQ(topk.op()->type(), Schema::OpType::TopK);
     EXPECT_EQ(topk.ints(topk.op()->inputs()->Get(1)), std::vector<int64_t>({2}));
@@ -172,7 +174,8 @@ TEST(ConverterMapping, VariadicSumMeanMaxMin) {
     b.node("Max", {"a", "b", "c"}, {"mx"});
     b.node("Min", {"a", "b", "c"}, {"mn"});
     b.node("Mean", {"a", "b"}, {"m2"});
-    for (auto n : {"s", "m", "mx", "mn", "m2"}) b.output(n);
+    for (auto n : {"s", "m", "mx", "mn", "m2"})
+        b.output(n);
     auto r = convert(b);
     ASSERT_TRUE(r.ok) << r.error;
     auto out = runFloat(r.model, {{"a", {{3}, {1, -2, 3}}}, {"b", {{3}, {4, 5, -6}}}, {"c", {{3}, {-7, 8, 9}}}});
@@ -193,9 +196,8 @@ TEST(ConverterMapping, SoftmaxArgAndActivations) {
     ASSERT_TRUE(hm.net);
     EXPECT_EQ(hm.op()->param_as_SoftmaxParam()->mode(), Schema::SoftmaxMode::HARDMAX);
     EXPECT_EQ(hm.op()->param_as_SoftmaxParam()->axis(), -1);
-    auto am = mapOne(13, "ArgMin", {"x"}, [](OnnxBuilder&, onnx::NodeProto* n) {
-        OnnxBuilder::attr(n, "axis", (int64_t)2);
-    });
+    auto am =
+        mapOne(13, "ArgMin", {"x"}, [](OnnxBuilder&, onnx::NodeProto* n) { OnnxBuilder::attr(n, "axis", (int64_t)2); });
     ASSERT_TRUE(am.net);
     EXPECT_EQ(am.op()->type(), Schema::OpType::ArgMax);
     EXPECT_TRUE(am.op()->param_as_ArgParam()->isMin());

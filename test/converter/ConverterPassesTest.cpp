@@ -25,7 +25,8 @@ Both convertBoth(const OnnxBuilder& b) {
 std::vector<std::string> outputNames(const std::vector<uint8_t>& model) {
     auto net = netOf(model);
     std::vector<std::string> v;
-    for (auto o : *net->outputs()) v.push_back(net->tensorNames()->Get(o)->str());
+    for (auto o : *net->outputs())
+        v.push_back(net->tensorNames()->Get(o)->str());
     return v;
 }
 
@@ -41,15 +42,15 @@ void expectSameOutputs(const Both& m, const std::map<std::string, std::pair<std:
         EXPECT_TRUE(allClose(b[kv.first], kv.second, atol, rtol)) << kv.first;
     }
 }
-} // namespace
+}  // namespace
 
 TEST(ConverterPasses, ConstantFoldingOfConstantSubexpressions) {
     OnnxBuilder b;
     b.input("x", {2, 2});
     b.initializer("a", {2}, {1, 2});
     b.initializer("c", {2}, {3, 4});
-    b.node("Mul", {"a", "c"}, {"ac"});       // constant
-    b.node("Sub", {"ac", "a"}, {"k"});       // constant
+    b.node("Mul", {"a", "c"}, {"ac"});  // constant
+    b.node("Sub", {"ac", "a"}, {"k"});  // constant
     b.node("Add", {"x", "k"}, {"y"});
     b.output("y");
     auto m = convertBoth(b);
@@ -78,11 +79,13 @@ TEST(ConverterPasses, ShapeChainFoldsWhenInputShapeStatic) {
     EXPECT_EQ(totalOps(m.after), 1);
     EXPECT_EQ(opCounts(m.after)["Reshape"], 1);
     std::vector<float> x(24);
-    for (int i = 0; i < 24; ++i) x[i] = (float)i;
+    for (int i = 0; i < 24; ++i)
+        x[i] = (float)i;
     expectSameOutputs(m, {{"x", {{2, 3, 4}, x}}});
     // with a dynamic batch the chain stays
     OnnxBuilder d = b;
-    d.graph().mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("N");
+    d.graph().mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param(
+        "N");
     auto md = convertBoth(d);
     EXPECT_EQ(totalOps(md.after), 5);
 }
@@ -177,7 +180,8 @@ TEST(ConverterPasses, ActivationFusedIntoConvAndGemm) {
     EXPECT_EQ(opCounts(m.after).count("UnaryOp"), 0u);
     auto net = netOf(m.after);
     for (auto op : *net->ops()) {
-        if (op->type() == T::Convolution) EXPECT_EQ(op->param_as_ConvParam()->activation(), Schema::FusedActivation::RELU);
+        if (op->type() == T::Convolution)
+            EXPECT_EQ(op->param_as_ConvParam()->activation(), Schema::FusedActivation::RELU);
         if (op->type() == T::Gemm) {
             EXPECT_EQ(op->param_as_GemmParam()->activation(), Schema::FusedActivation::CLIP);
             EXPECT_EQ(op->param_as_GemmParam()->clipMax(), 6.0f);
@@ -205,7 +209,8 @@ TEST(ConverterPasses, TransposePairsCancelAndMerge) {
     EXPECT_EQ(opCounts(m.before)["Transpose"], 4);
     EXPECT_EQ(opCounts(m.after)["Transpose"], 1);
     std::vector<float> x(24);
-    for (int i = 0; i < 24; ++i) x[i] = (float)i;
+    for (int i = 0; i < 24; ++i)
+        x[i] = (float)i;
     expectSameOutputs(m, {{"x", {{2, 3, 4}, x}}});
 }
 
@@ -257,7 +262,8 @@ TEST(ConverterPasses, GeluErfChainFused) {
     auto x = randomFloats(16, 10, -4, 4);
     expectSameOutputs(m, {{"x", {{16}, x}}});
     std::vector<float> ref(16);
-    for (int i = 0; i < 16; ++i) ref[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] / std::sqrt(2.0f)));
+    for (int i = 0; i < 16; ++i)
+        ref[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] / std::sqrt(2.0f)));
     EXPECT_TRUE(allClose(runFloat(m.after, {{"x", {{16}, x}}})["y"], ref));
 }
 
@@ -286,6 +292,7 @@ TEST(ConverterPasses, HardSwishPatternsFused) {
     auto x = randomFloats(12, 11, -5, 5);
     expectSameOutputs(m, {{"x", {{12}, x}}});
     std::vector<float> ref(12);
-    for (int i = 0; i < 12; ++i) ref[i] = x[i] * std::min(6.0f, std::max(0.0f, x[i] + 3.0f)) / 6.0f;
+    for (int i = 0; i < 12; ++i)
+        ref[i] = x[i] * std::min(6.0f, std::max(0.0f, x[i] + 3.0f)) / 6.0f;
     EXPECT_TRUE(allClose(runFloat(m.after, {{"x", {{12}, x}}})["y"], ref));
 }

@@ -63,7 +63,7 @@ Run runConvert(const std::string& args) {
     ss << f.rdbuf();
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ss.str()};
 }
-} // namespace
+}  // namespace
 
 TEST(ConverterCli, UnsupportedListAndExitCode) {
     auto dir = tempDir("cli_model");
@@ -94,7 +94,8 @@ TEST(ConverterCli, ConvertsAndReportsInfo) {
         auto s = b.bytes();
         f.write(s.data(), (std::streamsize)s.size());
     }
-    auto r = runConvert("-f ONNX --modelFile " + dir + "/m.onnx --MNNModel " + dir + "/m.mnn --bizCode TestBiz --info "
+    auto r = runConvert("-f ONNX --modelFile " + dir + "/m.onnx --MNNModel " + dir +
+                        "/m.mnn --bizCode TestBiz --info "
                         "--inputShape x:2x4");
     EXPECT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("TestBiz"), std::string::npos) << r.output;

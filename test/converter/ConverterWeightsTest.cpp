@@ -12,7 +12,8 @@ using T = MNN::Schema::OpType;
 namespace {
 const Schema::Blob* blobNamed(const Schema::Net* net, const std::string& name) {
     for (auto c : *net->constants()) {
-        if (net->tensorNames()->Get(c->tensorIndex())->str() == name) return c;
+        if (net->tensorNames()->Get(c->tensorIndex())->str() == name)
+            return c;
     }
     return nullptr;
 }
@@ -21,7 +22,8 @@ const Schema::Blob* blobNamed(const Schema::Net* net, const std::string& name) {
 std::vector<float> decode(const Schema::Blob* b) {
     std::vector<int> dims(b->dims()->begin(), b->dims()->end());
     size_t n = 1;
-    for (auto d : dims) n *= d;
+    for (auto d : dims)
+        n *= d;
     std::vector<float> v(n);
     auto raw = b->raw()->data();
     if (b->compression() == Schema::Compression::FP16) {
@@ -33,8 +35,10 @@ std::vector<float> decode(const Schema::Blob* b) {
     } else if (b->compression() == Schema::Compression::INT8_PER_CHANNEL) {
         int axis = b->quantAxis();
         size_t inner = 1;
-        for (size_t i = axis + 1; i < dims.size(); ++i) inner *= dims[i];
-        for (size_t i = 0; i < n; ++i) v[i] = (int8_t)raw[i] * b->scales()->Get((i / inner) % dims[axis]);
+        for (size_t i = axis + 1; i < dims.size(); ++i)
+            inner *= dims[i];
+        for (size_t i = 0; i < n; ++i)
+            v[i] = (int8_t)raw[i] * b->scales()->Get((i / inner) % dims[axis]);
     } else {
         memcpy(v.data(), raw, n * 4);
     }
@@ -45,7 +49,8 @@ OnnxBuilder weightModel(std::vector<float>* wm, std::vector<float>* wc) {
     OnnxBuilder b(13);
     b.input("x", {4, 16});
     *wm = randomFloats(16 * 8, 21);
-    for (size_t i = 0; i < wm->size(); ++i) (*wm)[i] *= (float)(1 + i % 8);  // channels of different ranges
+    for (size_t i = 0; i < wm->size(); ++i)
+        (*wm)[i] *= (float)(1 + i % 8);  // channels of different ranges
     b.initializer("wm", {16, 8}, *wm);
     b.node("MatMul", {"x", "wm"}, {"y"});
     b.input("img", {1, 4, 5, 5});
@@ -57,14 +62,14 @@ OnnxBuilder weightModel(std::vector<float>* wm, std::vector<float>* wc) {
     b.output("z");
     return b;
 }
-} // namespace
+}  // namespace
 
 TEST(ConverterWeights, HalfConversionRoundsToNearest) {
     EXPECT_EQ(Convert::floatToHalf(1.0f), 0x3c00);
     EXPECT_EQ(Convert::floatToHalf(-2.0f), 0xc000);
     EXPECT_EQ(Convert::floatToHalf(65504.0f), 0x7bff);
     EXPECT_EQ(Convert::floatToHalf(1e6f), 0x7c00);
-    EXPECT_EQ(Convert::floatToHalf(5.9604645e-8f), 0x0001);  // smallest subnormal
+    EXPECT_EQ(Convert::floatToHalf(5.9604645e-8f), 0x0001);       // smallest subnormal
     EXPECT_EQ(Convert::floatToHalf(1.0f + 1.0f / 2048), 0x3c00);  // tie -> even
     EXPECT_EQ(Convert::floatToHalf(1.0f + 3.0f / 2048), 0x3c02);
     for (float f : {0.1f, -3.14159f, 1000.5f, 6.1e-5f}) {
@@ -81,7 +86,8 @@ TEST(ConverterWeights, Fp16StoresHalvesWithinHalfPrecision) {
     ASSERT_TRUE(r.ok) << r.error;
     auto plain = convert(b);
     // 16*8 + 8*4*9 = 416 weights: 832 bytes saved (less flatbuffer alignment)
-    EXPECT_LE(r.model.size() + 780, plain.model.size()) << Convert::describeModel(r.model) << Convert::describeModel(plain.model);
+    EXPECT_LE(r.model.size() + 780, plain.model.size())
+        << Convert::describeModel(r.model) << Convert::describeModel(plain.model);
     auto net = netOf(r.model);
     for (auto name : {"wm", "wc"}) {
         auto blob = blobNamed(net, name);
@@ -112,7 +118,8 @@ TEST(ConverterWeights, Fp16ConstantRunsThroughEngine) {
     auto x = randomFloats(64, 32);
     auto out = runFloat(r.model, {{"x", {{8, 8}, x}}});
     std::vector<float> ref(64);
-    for (int i = 0; i < 64; ++i) ref[i] = x[i] + c[i];
+    for (int i = 0; i < 64; ++i)
+        ref[i] = x[i] + c[i];
     EXPECT_TRUE(allClose(out["y"], ref, 0.0f, 1e-3f));
 }
 
@@ -131,7 +138,8 @@ TEST(ConverterWeights, Int8PerChannelScalesAndError) {
     ASSERT_EQ(bm->scales()->size(), 8u);
     for (int ch = 0; ch < 8; ++ch) {
         float maxAbs = 0;
-        for (int k = 0; k < 16; ++k) maxAbs = std::max(maxAbs, std::fabs(wm[k * 8 + ch]));
+        for (int k = 0; k < 16; ++k)
+            maxAbs = std::max(maxAbs, std::fabs(wm[k * 8 + ch]));
         EXPECT_FLOAT_EQ(bm->scales()->Get(ch), maxAbs / 127.0f);
     }
     auto d = decode(bm);

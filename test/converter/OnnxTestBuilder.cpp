@@ -42,7 +42,8 @@ void OnnxBuilder::initializer(const std::string& name, const std::vector<int64_t
     auto t = graph().add_initializer();
     t->set_name(name);
     t->set_data_type(onnx::TensorProto::FLOAT);
-    for (auto d : dims) t->add_dims(d);
+    for (auto d : dims)
+        t->add_dims(d);
     t->set_raw_data(std::string((const char*)values.data(), values.size() * 4));
 }
 
@@ -51,8 +52,10 @@ void OnnxBuilder::initializerInt64(const std::string& name, const std::vector<in
     auto t = graph().add_initializer();
     t->set_name(name);
     t->set_data_type(onnx::TensorProto::INT64);
-    for (auto d : dims) t->add_dims(d);
-    for (auto v : values) t->add_int64_data(v);
+    for (auto d : dims)
+        t->add_dims(d);
+    for (auto v : values)
+        t->add_int64_data(v);
 }
 
 onnx::NodeProto* OnnxBuilder::node(const std::string& type, const std::vector<std::string>& inputs,
@@ -60,8 +63,10 @@ onnx::NodeProto* OnnxBuilder::node(const std::string& type, const std::vector<st
     auto n = graph().add_node();
     n->set_op_type(type);
     n->set_name(name.empty() ? type + "_" + std::to_string(mCount++) : name);
-    for (auto& i : inputs) n->add_input(i);
-    for (auto& o : outputs) n->add_output(o);
+    for (auto& i : inputs)
+        n->add_input(i);
+    for (auto& o : outputs)
+        n->add_output(o);
     return n;
 }
 
@@ -87,13 +92,15 @@ void OnnxBuilder::attr(onnx::NodeProto* n, const std::string& name, const std::v
     auto a = n->add_attribute();
     a->set_name(name);
     a->set_type(onnx::AttributeProto::INTS);
-    for (auto x : v) a->add_ints(x);
+    for (auto x : v)
+        a->add_ints(x);
 }
 void OnnxBuilder::attrFloats(onnx::NodeProto* n, const std::string& name, const std::vector<float>& v) {
     auto a = n->add_attribute();
     a->set_name(name);
     a->set_type(onnx::AttributeProto::FLOATS);
-    for (auto x : v) a->add_floats(x);
+    for (auto x : v)
+        a->add_floats(x);
 }
 
 std::string OnnxBuilder::bytes() const {
@@ -113,20 +120,23 @@ std::map<std::string, int> opCounts(const std::vector<uint8_t>& model) {
 
 int totalOps(const std::vector<uint8_t>& model) {
     int n = 0;
-    for (auto& kv : opCounts(model)) n += kv.second;
+    for (auto& kv : opCounts(model))
+        n += kv.second;
     return n;
 }
 
 bool engineHas(const std::vector<Schema::OpType>& types) {
     registerAll();
     for (auto t : types) {
-        if (!getShape(t) || !getCPUCreator(t)) return false;
+        if (!getShape(t) || !getCPUCreator(t))
+            return false;
     }
     return true;
 }
 
 std::map<std::string, std::vector<float>> runFloat(
-    const std::vector<uint8_t>& model, const std::map<std::string, std::pair<std::vector<int>, std::vector<float>>>& inputs) {
+    const std::vector<uint8_t>& model,
+    const std::map<std::string, std::pair<std::vector<int>, std::vector<float>>>& inputs) {
     std::map<std::string, std::unique_ptr<Tensor>> holders;
     std::map<std::string, const Tensor*> ins;
     for (auto& kv : inputs) {
@@ -145,9 +155,10 @@ std::map<std::string, std::vector<float>> runFloat(
 
 const Schema::Net* netOf(const std::vector<uint8_t>& model) {
     flatbuffers::Verifier v(model.data(), model.size());
-    if (!Schema::VerifyNetBuffer(v)) return nullptr;
+    if (!Schema::VerifyNetBuffer(v))
+        return nullptr;
     return Schema::GetNet(model.data());
 }
 
-} // namespace Test
-} // namespace MNN
+}  // namespace Test
+}  // namespace MNN

@@ -23,7 +23,8 @@ public:
                const std::vector<std::string>& symbols = {});
     void output(const std::string& name, int elemType = onnx::TensorProto::FLOAT);
     void initializer(const std::string& name, const std::vector<int64_t>& dims, const std::vector<float>& values);
-    void initializerInt64(const std::string& name, const std::vector<int64_t>& dims, const std::vector<int64_t>& values);
+    void initializerInt64(const std::string& name, const std::vector<int64_t>& dims,
+                          const std::vector<int64_t>& values);
     onnx::NodeProto* node(const std::string& type, const std::vector<std::string>& inputs,
                           const std::vector<std::string>& outputs, const std::string& name = "");
     static void attr(onnx::NodeProto* n, const std::string& name, int64_t v);
@@ -51,18 +52,19 @@ int totalOps(const std::vector<uint8_t>& model);
 /** true when the engine in this build has shape functions and CPU kernels for all these op types */
 bool engineHas(const std::vector<Schema::OpType>& types);
 /** runs the model with named float inputs; returns output values by name (fails the test on error) */
-std::map<std::string, std::vector<float>> runFloat(const std::vector<uint8_t>& model,
-                                                   const std::map<std::string, std::pair<std::vector<int>, std::vector<float>>>& inputs);
+std::map<std::string, std::vector<float>> runFloat(
+    const std::vector<uint8_t>& model,
+    const std::map<std::string, std::pair<std::vector<int>, std::vector<float>>>& inputs);
 /** the root of a converted model (verified) */
 const Schema::Net* netOf(const std::vector<uint8_t>& model);
 
-#define REQUIRE_ENGINE_OPS(...)                                                              \
-    do {                                                                                     \
-        if (!::MNN::Test::engineHas({__VA_ARGS__})) {                                        \
+#define REQUIRE_ENGINE_OPS(...)                                                                     \
+    do {                                                                                            \
+        if (!::MNN::Test::engineHas({__VA_ARGS__})) {                                               \
             GTEST_SKIP() << "this build's engine lacks a kernel this test runs (" #__VA_ARGS__ ")"; \
-        }                                                                                    \
+        }                                                                                           \
     } while (0)
 
-} // namespace Test
-} // namespace MNN
+}  // namespace Test
+}  // namespace MNN
 #endif

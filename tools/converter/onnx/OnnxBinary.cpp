@@ -9,14 +9,22 @@ namespace {
 void mapBinary(OnnxNode& node) {
     using B = Schema::BinaryOpType;
     static const std::map<std::string, B> table = {
-        {"Add", B::ADD},           {"Sub", B::SUB},
-        {"Mul", B::MUL},           {"Div", B::DIV},
-        {"Pow", B::POW},           {"Equal", B::EQUAL},
-        {"Less", B::LESS},         {"LessOrEqual", B::LESS_EQUAL},
-        {"Greater", B::GREATER},   {"GreaterOrEqual", B::GREATER_EQUAL},
-        {"And", B::AND},           {"Or", B::OR},
-        {"Xor", B::XOR},           {"BitwiseAnd", B::BITWISE_AND},
-        {"BitwiseOr", B::BITWISE_OR}, {"BitwiseXor", B::BITWISE_XOR},
+        {"Add", B::ADD},
+        {"Sub", B::SUB},
+        {"Mul", B::MUL},
+        {"Div", B::DIV},
+        {"Pow", B::POW},
+        {"Equal", B::EQUAL},
+        {"Less", B::LESS},
+        {"LessOrEqual", B::LESS_EQUAL},
+        {"Greater", B::GREATER},
+        {"GreaterOrEqual", B::GREATER_EQUAL},
+        {"And", B::AND},
+        {"Or", B::OR},
+        {"Xor", B::XOR},
+        {"BitwiseAnd", B::BITWISE_AND},
+        {"BitwiseOr", B::BITWISE_OR},
+        {"BitwiseXor", B::BITWISE_XOR},
     };
     B type;
     if (node.opType() == "Mod") {
@@ -179,14 +187,14 @@ void mapClip(OnnxNode& node) {
         node.addOp(Schema::OpType::Identity, {x}, {node.output(0)});
     }
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Binary, MNN::Convert::mapBinary, "Add", "Sub", "Mul", "Div", "Pow", "Mod", "Equal", "Less",
-                  "LessOrEqual", "Greater", "GreaterOrEqual", "And", "Or", "Xor", "BitShift", "BitwiseAnd",
-                  "BitwiseOr", "BitwiseXor")
+                  "LessOrEqual", "Greater", "GreaterOrEqual", "And", "Or", "Xor", "BitShift", "BitwiseAnd", "BitwiseOr",
+                  "BitwiseXor")
 MNN_REGISTER_ONNX(PRelu, MNN::Convert::mapPRelu, "PRelu")
 MNN_REGISTER_ONNX(Variadic, MNN::Convert::mapVariadic, "Sum", "Mean", "Max", "Min")
 MNN_REGISTER_ONNX(Clip, MNN::Convert::mapClip, "Clip")

@@ -49,6 +49,6 @@ inline int inputOrConst(OnnxNode& node, int i, const std::string& attr, bool att
     return node.input(i);
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 #endif

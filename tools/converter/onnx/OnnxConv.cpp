@@ -15,8 +15,7 @@ void mapConv(OnnxNode& node) {
     if (b >= 0) {
         in.push_back(b);
     }
-    auto op = node.addOp(transpose ? Schema::OpType::ConvTranspose : Schema::OpType::Convolution, in,
-                         {node.output(0)});
+    auto op = node.addOp(transpose ? Schema::OpType::ConvTranspose : Schema::OpType::Convolution, in, {node.output(0)});
     auto p = setParam<Schema::ConvParamT>(op);
     p->kernel = node.toInts(node.attrInts("kernel_shape"));
     p->strides = node.toInts(node.attrInts("strides"));
@@ -45,9 +44,9 @@ void mapConv(OnnxNode& node) {
         }
     }
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Conv, MNN::Convert::mapConv, "Conv", "ConvTranspose")

@@ -164,10 +164,10 @@ void mapCol2Im(OnnxNode& node) {
     p->pads = node.toInts(node.attrInts("pads"));
     p->strides = node.toInts(node.attrInts("strides"));
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Shape, MNN::Convert::mapShape, "Shape")
 MNN_REGISTER_ONNX(Size, MNN::Convert::mapSize, "Size")

@@ -7,19 +7,24 @@ namespace Convert {
 namespace {
 int reduction(OnnxNode& node) {
     auto r = node.attrString("reduction", "none");
-    if (r == "none") return 0;
-    if (r == "add") return 1;
-    if (r == "mul") return 2;
-    if (r == "max") return 3;
-    if (r == "min") return 4;
+    if (r == "none")
+        return 0;
+    if (r == "add")
+        return 1;
+    if (r == "mul")
+        return 2;
+    if (r == "max")
+        return 3;
+    if (r == "min")
+        return 4;
     node.invalid("unknown reduction '" + r + "'");
 }
 
 void mapGather(OnnxNode& node) {
     const auto& t = node.opType();
-    Schema::OpType type = t == "Gather" ? Schema::OpType::Gather
-                                        : (t == "GatherElements" ? Schema::OpType::GatherElements
-                                                                 : Schema::OpType::GatherND);
+    Schema::OpType type = t == "Gather"
+                              ? Schema::OpType::Gather
+                              : (t == "GatherElements" ? Schema::OpType::GatherElements : Schema::OpType::GatherND);
     auto op = node.addOp(type, {node.input(0), node.input(1)}, {node.output(0)});
     auto p = setParam<Schema::AxisParamT>(op);
     p->axis = (int)node.attrInt("axis", 0);
@@ -34,10 +39,10 @@ void mapScatter(OnnxNode& node) {
     p->axis = (int)node.attrInt("axis", 0);
     p->reduction = reduction(node);
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Gather, MNN::Convert::mapGather, "Gather", "GatherElements", "GatherND")
 MNN_REGISTER_ONNX(Scatter, MNN::Convert::mapScatter, "ScatterND", "ScatterElements", "Scatter")

@@ -20,10 +20,10 @@ void mapMatMul(OnnxNode& node) {
     }
     node.addOp(Schema::OpType::MatMul, {node.input(0), node.input(1)}, {node.output(0)});
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Gemm, MNN::Convert::mapGemm, "Gemm")
 MNN_REGISTER_ONNX(MatMul, MNN::Convert::mapMatMul, "MatMul")

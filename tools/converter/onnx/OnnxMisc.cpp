@@ -135,10 +135,10 @@ void mapBernoulli(OnnxNode& node) {
     auto op = node.addOp(Schema::OpType::Bernoulli, {node.input(0)}, {node.output(0)});
     fillRandom(node, setParam<Schema::RandomParamT>(op));
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(NonMaxSuppression, MNN::Convert::mapNms, "NonMaxSuppression")
 MNN_REGISTER_ONNX(RoiAlign, MNN::Convert::mapRoiAlign, "RoiAlign")

@@ -22,7 +22,8 @@ void mapBatchNormTraining(OnnxNode& node) {
         return out;
     };
     std::vector<int64_t> axes = {0};
-    for (int i = 2; i < rank; ++i) axes.push_back(i);
+    for (int i = 2; i < rank; ++i)
+        axes.push_back(i);
     int axesT = node.constInt64("axes", {(int)axes.size()}, axes);
     auto mean = [&](int in, const std::string& sfx) {
         int out = node.tmp(sfx);
@@ -55,7 +56,8 @@ void mapBatchNormTraining(OnnxNode& node) {
     int mom = node.constFloat("momentum", {}, {momentum});
     int rest = node.constFloat("one_minus_momentum", {}, {1.0f - momentum});
     for (int k = 1; k <= 2 && k < node.outputCount(); ++k) {
-        if (!node.outputUsed(k)) continue;
+        if (!node.outputUsed(k))
+            continue;
         std::string what = k == 1 ? "mean" : "var";
         int cur = node.tmp("current_" + what);
         node.addOp(Schema::OpType::Reshape, {k == 1 ? m : v, flat}, {cur}, "current_" + what);
@@ -91,8 +93,7 @@ void mapInstanceNorm(OnnxNode& node) {
 
 void mapLayerNorm(OnnxNode& node) {
     bool rms = node.opType() == "RMSNormalization";
-    auto op = node.addOp(rms ? Schema::OpType::RMSNorm : Schema::OpType::LayerNorm, node.inputs(),
-                         node.usedOutputs());
+    auto op = node.addOp(rms ? Schema::OpType::RMSNorm : Schema::OpType::LayerNorm, node.inputs(), node.usedOutputs());
     auto p = setParam<Schema::NormParamT>(op);
     p->epsilon = node.attrFloat("epsilon", 1e-5f);
     p->axis = (int)node.attrInt("axis", -1);
@@ -135,10 +136,10 @@ void mapMVN(OnnxNode& node) {
     auto p = setParam<Schema::NormParamT>(op);
     p->axes = node.hasAttr("axes") ? node.toInts(node.attrInts("axes")) : std::vector<int>{0, 2, 3};
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(BatchNormalization, MNN::Convert::mapBatchNorm, "BatchNormalization")
 MNN_REGISTER_ONNX(InstanceNormalization, MNN::Convert::mapInstanceNorm, "InstanceNormalization")

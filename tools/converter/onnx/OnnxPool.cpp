@@ -44,11 +44,11 @@ void mapMaxUnpool(OnnxNode& node) {
     p->strides = node.toInts(node.attrInts("strides"));
     p->pads = node.toInts(node.attrInts("pads"));
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
-MNN_REGISTER_ONNX(Pool, MNN::Convert::mapPool, "MaxPool", "AveragePool", "LpPool", "GlobalMaxPool",
-                  "GlobalAveragePool", "GlobalLpPool")
+MNN_REGISTER_ONNX(Pool, MNN::Convert::mapPool, "MaxPool", "AveragePool", "LpPool", "GlobalMaxPool", "GlobalAveragePool",
+                  "GlobalLpPool")
 MNN_REGISTER_ONNX(MaxUnpool, MNN::Convert::mapMaxUnpool, "MaxUnpool")

@@ -10,9 +10,15 @@ namespace {
 void mapReduce(OnnxNode& node) {
     using R = Schema::ReduceType;
     static const std::map<std::string, R> table = {
-        {"ReduceSum", R::SUM},         {"ReduceMean", R::MEAN},        {"ReduceMax", R::MAXIMUM},
-        {"ReduceMin", R::MINIMUM},     {"ReduceProd", R::PROD},        {"ReduceL1", R::L1},
-        {"ReduceL2", R::L2},           {"ReduceLogSum", R::LOG_SUM},   {"ReduceLogSumExp", R::LOG_SUM_EXP},
+        {"ReduceSum", R::SUM},
+        {"ReduceMean", R::MEAN},
+        {"ReduceMax", R::MAXIMUM},
+        {"ReduceMin", R::MINIMUM},
+        {"ReduceProd", R::PROD},
+        {"ReduceL1", R::L1},
+        {"ReduceL2", R::L2},
+        {"ReduceLogSum", R::LOG_SUM},
+        {"ReduceLogSumExp", R::LOG_SUM_EXP},
         {"ReduceSumSquare", R::SUM_SQUARE},
     };
     auto it = table.find(node.opType());
@@ -64,10 +70,10 @@ void mapCumSum(OnnxNode& node) {
     p->exclusive = node.attrInt("exclusive", 0) != 0;
     p->reverse = node.attrInt("reverse", 0) != 0;
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Reduce, MNN::Convert::mapReduce, "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
                   "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare")

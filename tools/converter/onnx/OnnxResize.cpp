@@ -7,9 +7,12 @@ namespace Convert {
 
 namespace {
 Schema::ResizeMode resizeMode(OnnxNode& node, const std::string& m) {
-    if (m == "nearest") return Schema::ResizeMode::NEAREST;
-    if (m == "linear" || m == "bilinear" || m == "trilinear") return Schema::ResizeMode::LINEAR;
-    if (m == "cubic" || m == "bicubic") return Schema::ResizeMode::CUBIC;
+    if (m == "nearest")
+        return Schema::ResizeMode::NEAREST;
+    if (m == "linear" || m == "bilinear" || m == "trilinear")
+        return Schema::ResizeMode::LINEAR;
+    if (m == "cubic" || m == "bicubic")
+        return Schema::ResizeMode::CUBIC;
     node.invalid("unknown mode '" + m + "'");
 }
 
@@ -90,9 +93,9 @@ void mapResize(OnnxNode& node) {
         node.invalid("unknown keep_aspect_ratio_policy '" + policy + "'");
     }
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Resize, MNN::Convert::mapResize, "Resize", "Upsample")

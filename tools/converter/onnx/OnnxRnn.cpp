@@ -32,9 +32,9 @@ void mapRnn(OnnxNode& node) {
     p->linearBeforeReset = node.attrInt("linear_before_reset", 0) != 0;
     p->layout = (int)node.attrInt("layout", 0);
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Rnn, MNN::Convert::mapRnn, "LSTM", "GRU", "RNN")

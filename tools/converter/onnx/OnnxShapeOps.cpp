@@ -145,10 +145,10 @@ void mapSpaceDepth(OnnxNode& node) {
     }
     p->mode = mode == "CRD" ? 1 : 0;
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Reshape, MNN::Convert::mapReshape, "Reshape")
 MNN_REGISTER_ONNX(Flatten, MNN::Convert::mapFlatten, "Flatten")

@@ -15,9 +15,9 @@ void mapSoftmax(OnnxNode& node) {
     p->mode = t == "LogSoftmax" ? Schema::SoftmaxMode::LOG_SOFTMAX
                                 : (t == "Hardmax" ? Schema::SoftmaxMode::HARDMAX : Schema::SoftmaxMode::SOFTMAX);
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Softmax, MNN::Convert::mapSoftmax, "Softmax", "LogSoftmax", "Hardmax")

@@ -110,10 +110,10 @@ void mapSwish(OnnxNode& node) {
     auto op = node.addOp(Schema::OpType::UnaryOp, {node.input(0)}, {node.output(0)});
     setParam<Schema::UnaryParamT>(op)->type = Schema::UnaryOpType::SILU;
 }
-} // namespace
+}  // namespace
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
 MNN_REGISTER_ONNX(Unary, MNN::Convert::mapUnary, "Abs", "Neg", "Exp", "Log", "Sqrt", "Reciprocal", "Sin", "Cos", "Tan",
                   "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Erf", "Floor", "Ceil", "Round",

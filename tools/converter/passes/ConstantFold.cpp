@@ -129,7 +129,7 @@ bool evaluate(Graph& g, const Schema::OpT& op, std::vector<std::unique_ptr<Schem
     }
     return true;
 }
-} // namespace
+}  // namespace
 
 bool foldConstants(Graph& g) {
     bool changed = false;
@@ -253,8 +253,10 @@ bool foldShapes(Graph& g) {
             int rank = (int)dims.size();
             auto p = op.param.AsShapeParam();
             int64_t s = p ? p->start : 0, e = p ? p->end : rank;
-            if (s < 0) s += rank;
-            if (e < 0) e += rank;
+            if (s < 0)
+                s += rank;
+            if (e < 0)
+                e += rank;
             s = std::max<int64_t>(0, std::min<int64_t>(rank, s));
             e = std::max<int64_t>(0, std::min<int64_t>(rank, e));
             std::vector<int64_t> v;
@@ -272,5 +274,5 @@ bool foldShapes(Graph& g) {
     return changed;
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

@@ -19,7 +19,7 @@ int soleConsumer(const Graph& g, const std::vector<std::vector<int>>& cons, int 
     }
     return cons[t][0];
 }
-} // namespace
+}  // namespace
 
 bool foldBatchNorm(Graph& g) {
     bool changed = false;
@@ -67,12 +67,15 @@ bool foldBatchNorm(Graph& g) {
         std::vector<int64_t> channelOf;
         std::vector<int> biasDims = {(int)n};
         if (op.type == Schema::OpType::Convolution) {
-            if (wd.size() < 2 || (size_t)wd[0] != n) continue;
+            if (wd.size() < 2 || (size_t)wd[0] != n)
+                continue;
             int64_t inner = elementCount(wd) / wd[0];
             channelOf.resize(w.size());
-            for (size_t k = 0; k < w.size(); ++k) channelOf[k] = (int64_t)k / inner;
+            for (size_t k = 0; k < w.size(); ++k)
+                channelOf[k] = (int64_t)k / inner;
         } else if (op.type == Schema::OpType::ConvTranspose) {
-            if (wd.size() < 2 || group < 1 || (size_t)wd[1] * group != n || wd[0] % group != 0) continue;
+            if (wd.size() < 2 || group < 1 || (size_t)wd[1] * group != n || wd[0] % group != 0)
+                continue;
             int64_t inner = elementCount(wd) / ((int64_t)wd[0] * wd[1]);
             int64_t perGroupIn = wd[0] / group;
             channelOf.resize(w.size());
@@ -83,9 +86,11 @@ bool foldBatchNorm(Graph& g) {
             }
         } else {
             auto p = op.param.AsGemmParam();
-            if (!p || wd.size() != 2 || p->activation != Schema::FusedActivation::NONE) continue;
+            if (!p || wd.size() != 2 || p->activation != Schema::FusedActivation::NONE)
+                continue;
             int N = p->transB ? wd[0] : wd[1];
-            if ((size_t)N != n) continue;
+            if ((size_t)N != n)
+                continue;
             channelOf.resize(w.size());
             for (size_t k = 0; k < w.size(); ++k) {
                 channelOf[k] = p->transB ? (int64_t)k / wd[1] : (int64_t)k % wd[1];
@@ -102,12 +107,15 @@ bool foldBatchNorm(Graph& g) {
             beta = op.param.AsGemmParam()->beta;
         }
         if (op.inputs.size() > 2 && op.inputs[2] >= 0) {
-            if (!floatConst(g, op.inputs[2], &bias)) continue;
+            if (!floatConst(g, op.inputs[2], &bias))
+                continue;
             auto& bd = g.constant(op.inputs[2])->dims;
             int64_t cnt = elementCount(bd);
             bool ok = cnt == 1 || (cnt == (int64_t)n && (bd.size() == 1 || (bd.size() == 2 && bd[0] == 1)));
-            if (!ok) continue;
-            for (size_t k = 0; k < n; ++k) oldBias[k] = beta * bias[cnt == 1 ? 0 : k];
+            if (!ok)
+                continue;
+            for (size_t k = 0; k < n; ++k)
+                oldBias[k] = beta * bias[cnt == 1 ? 0 : k];
         }
         for (size_t k = 0; k < n; ++k) {
             b2[k] = (oldBias[k] - mean[k]) * s[k] + shift[k];
@@ -156,16 +164,18 @@ bool fuseActivation(Graph& g) {
             continue;
         }
         auto up = act.param.AsUnaryParam();
-        Schema::FusedActivation fa = u == (int)Schema::UnaryOpType::RELU ? Schema::FusedActivation::RELU
-                                                                          : Schema::FusedActivation::CLIP;
+        Schema::FusedActivation fa =
+            u == (int)Schema::UnaryOpType::RELU ? Schema::FusedActivation::RELU : Schema::FusedActivation::CLIP;
         float lo = up ? up->alpha : 0.0f, hi = up ? up->beta : 0.0f;
         if (auto cp = op.param.AsConvParam()) {
-            if (cp->activation != Schema::FusedActivation::NONE) continue;
+            if (cp->activation != Schema::FusedActivation::NONE)
+                continue;
             cp->activation = fa;
             cp->clipMin = lo;
             cp->clipMax = hi;
         } else if (auto gp = op.param.AsGemmParam()) {
-            if (gp->activation != Schema::FusedActivation::NONE) continue;
+            if (gp->activation != Schema::FusedActivation::NONE)
+                continue;
             gp->activation = fa;
             gp->clipMin = lo;
             gp->clipMax = hi;
@@ -182,5 +192,5 @@ bool fuseActivation(Graph& g) {
     return changed;
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

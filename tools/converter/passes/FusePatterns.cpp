@@ -18,8 +18,7 @@ struct Ctx {
     std::vector<int> prod;
     std::vector<std::vector<int>> cons;
     std::vector<bool> dead;
-    explicit Ctx(Graph& graph) : g(graph), prod(graph.producers()), cons(graph.consumers()), dead(graph.ops.size()) {
-    }
+    explicit Ctx(Graph& graph) : g(graph), prod(graph.producers()), cons(graph.consumers()), dead(graph.ops.size()) {}
     Schema::OpT* producer(int t) {
         if (t < 0 || prod[t] < 0 || dead[prod[t]]) {
             return nullptr;
@@ -38,7 +37,8 @@ struct Ctx {
     }
     int indexOf(const Schema::OpT* op) {
         for (size_t i = 0; i < g.ops.size(); ++i) {
-            if (g.ops[i].get() == op) return (int)i;
+            if (g.ops[i].get() == op)
+                return (int)i;
         }
         return -1;
     }
@@ -70,46 +70,58 @@ bool splitScalar(Ctx& c, const Schema::OpT* op, int* other, float* value) {
 }
 /** the operand of binary op that is not t (-1 if t is not an operand) */
 int otherOperand(const Schema::OpT* op, int t) {
-    if (op->inputs[0] == t) return op->inputs[1];
-    if (op->inputs[1] == t) return op->inputs[0];
+    if (op->inputs[0] == t)
+        return op->inputs[1];
+    if (op->inputs[1] == t)
+        return op->inputs[0];
     return -1;
 }
 
 /** the reduce axes of a ReduceMean op as negative trailing axes [-k..-1], or empty */
 std::vector<int> meanAxes(Ctx& c, const Schema::OpT* op) {
-    if (!op || op->type != Schema::OpType::Reduce || op->outputs.size() != 1) return {};
+    if (!op || op->type != Schema::OpType::Reduce || op->outputs.size() != 1)
+        return {};
     auto p = op->param.AsReduceParam();
-    if (!p || p->type != Schema::ReduceType::MEAN || !p->keepDims) return {};
+    if (!p || p->type != Schema::ReduceType::MEAN || !p->keepDims)
+        return {};
     std::vector<int64_t> axes;
     if (op->inputs.size() > 1 && op->inputs[1] >= 0) {
         auto b = c.g.constant(op->inputs[1]);
-        if (!b || !blobInts(*b, &axes)) return {};
+        if (!b || !blobInts(*b, &axes))
+            return {};
     } else {
-        for (auto a : p->axes) axes.push_back(a);
+        for (auto a : p->axes)
+            axes.push_back(a);
     }
-    if (axes.empty()) return {};
+    if (axes.empty())
+        return {};
     std::vector<int> sorted(axes.begin(), axes.end());
     std::sort(sorted.begin(), sorted.end());
     for (size_t i = 0; i < sorted.size(); ++i) {
-        if (sorted[i] != -(int)sorted.size() + (int)i) return {};
+        if (sorted[i] != -(int)sorted.size() + (int)i)
+            return {};
     }
     return sorted;
 }
-} // namespace
+}  // namespace
 
 bool fuseLayerNorm(Graph& g) {
     Ctx c(g);
     bool changed = false;
     for (size_t i = 0; i < g.ops.size(); ++i) {
-        if (c.dead[i]) continue;
+        if (c.dead[i])
+            continue;
         auto sub = g.ops[i].get();
-        if (!isBinary(sub, B::SUB)) continue;
+        if (!isBinary(sub, B::SUB))
+            continue;
         int x = sub->inputs[0];
         auto mean1 = c.producer(sub->inputs[1]);
         auto axes = meanAxes(c, mean1);
-        if (axes.empty() || mean1->inputs[0] != x || !c.onlyUses(mean1->outputs[0], 1)) continue;
+        if (axes.empty() || mean1->inputs[0] != x || !c.onlyUses(mean1->outputs[0], 1))
+            continue;
         int d = sub->outputs[0];
-        if (g.isOutput(d)) continue;
+        if (g.isOutput(d))
+            continue;
         Schema::OpT *sq = nullptr, *div = nullptr;
         bool other = false, squareByMul = false;
         for (auto k : c.cons[d]) {
@@ -126,13 +138,16 @@ bool fuseLayerNorm(Graph& g) {
                 other = true;
             }
         }
-        if (!sq || !div || other || c.cons[d].size() != (squareByMul ? 3u : 2u)) continue;
+        if (!sq || !div || other || c.cons[d].size() != (squareByMul ? 3u : 2u))
+            continue;
         auto mean2 = c.soleConsumer(sq->outputs[0]);
-        if (meanAxes(c, mean2) != axes || mean2->inputs[0] != sq->outputs[0]) continue;
+        if (meanAxes(c, mean2) != axes || mean2->inputs[0] != sq->outputs[0])
+            continue;
         auto addEps = c.soleConsumer(mean2->outputs[0]);
         int vIn;
         float eps;
-        if (!isBinary(addEps, B::ADD) || !splitScalar(c, addEps, &vIn, &eps) || vIn != mean2->outputs[0]) continue;
+        if (!isBinary(addEps, B::ADD) || !splitScalar(c, addEps, &vIn, &eps) || vIn != mean2->outputs[0])
+            continue;
         auto sqrtOp = c.soleConsumer(addEps->outputs[0]);
         if (!isUnary(sqrtOp, U::SQRT) || div->inputs[1] != sqrtOp->outputs[0] || !c.onlyUses(sqrtOp->outputs[0], 1))
             continue;
@@ -142,11 +157,15 @@ bool fuseLayerNorm(Graph& g) {
         std::vector<Schema::OpT*> chain = {mean1, sub, sq, mean2, addEps, sqrtOp, div};
         auto trimmed = [&](int t) -> int {
             auto b = g.constant(t);
-            if (!b || b->dataType != Schema::DataType::DT_FLOAT) return -2;
+            if (!b || b->dataType != Schema::DataType::DT_FLOAT)
+                return -2;
             std::vector<int> dims = b->dims;
-            while (dims.size() > axes.size() && dims[0] == 1) dims.erase(dims.begin());
-            if (dims.size() > axes.size()) return -2;
-            if (dims == b->dims) return t;
+            while (dims.size() > axes.size() && dims[0] == 1)
+                dims.erase(dims.begin());
+            if (dims.size() > axes.size())
+                return -2;
+            if (dims == b->dims)
+                return t;
             auto nb = cloneBlob(*b);
             nb->dims = dims;
             return g.addConstant(g.names[t] + "_ln", std::move(nb));
@@ -171,9 +190,11 @@ bool fuseLayerNorm(Graph& g) {
                 }
             }
         }
-        for (auto o : chain) c.kill(o);
+        for (auto o : chain)
+            c.kill(o);
         std::vector<int> in = {x, gamma, beta};
-        while (!in.empty() && in.back() < 0) in.pop_back();
+        while (!in.empty() && in.back() < 0)
+            in.pop_back();
         auto ln = g.addOp(Schema::OpType::LayerNorm, div->name + "_layernorm", in, {out});
         ln->param.Set(Schema::NormParamT());
         auto p = ln->param.AsNormParam();
@@ -182,7 +203,8 @@ bool fuseLayerNorm(Graph& g) {
         c.dead.push_back(false);
         changed = true;
     }
-    if (changed) g.eraseOps(c.dead);
+    if (changed)
+        g.eraseOps(c.dead);
     return changed;
 }
 
@@ -191,13 +213,16 @@ bool fuseGelu(Graph& g) {
     bool changed = false;
     size_t count = g.ops.size();
     for (size_t i = 0; i < count; ++i) {
-        if (c.dead[i]) continue;
+        if (c.dead[i])
+            continue;
         auto erf = g.ops[i].get();
-        if (!isUnary(erf, U::ERF)) continue;
+        if (!isUnary(erf, U::ERF))
+            continue;
         auto scale = c.producer(erf->inputs[0]);
         int x;
         float v;
-        if (!scale || !c.onlyUses(scale->outputs[0], 1)) continue;
+        if (!scale || !c.onlyUses(scale->outputs[0], 1))
+            continue;
         if (isBinary(scale, B::DIV) && scalarValue(g, scale->inputs[1], &v) && near(v, std::sqrt(2.0f))) {
             x = scale->inputs[0];
         } else if (isBinary(scale, B::MUL) && splitScalar(c, scale, &x, &v) && near(v, std::sqrt(0.5f))) {
@@ -206,17 +231,20 @@ bool fuseGelu(Graph& g) {
         }
         auto add = c.soleConsumer(erf->outputs[0]);
         int e;
-        if (!isBinary(add, B::ADD) || !splitScalar(c, add, &e, &v) || !near(v, 1.0f)) continue;
+        if (!isBinary(add, B::ADD) || !splitScalar(c, add, &e, &v) || !near(v, 1.0f))
+            continue;
         // remaining: multiply by x and by 0.5 in any order
         auto m1 = c.soleConsumer(add->outputs[0]);
-        if (!isBinary(m1, B::MUL)) continue;
+        if (!isBinary(m1, B::MUL))
+            continue;
         int other = otherOperand(m1, add->outputs[0]);
         std::vector<Schema::OpT*> chain = {scale, erf, add, m1};
         int out;
         if (other == x) {  // x * (1 + erf) then * 0.5
             auto m2 = c.soleConsumer(m1->outputs[0]);
             int o;
-            if (!isBinary(m2, B::MUL) || !splitScalar(c, m2, &o, &v) || !near(v, 0.5f)) continue;
+            if (!isBinary(m2, B::MUL) || !splitScalar(c, m2, &o, &v) || !near(v, 0.5f))
+                continue;
             chain.push_back(m2);
             out = m2->outputs[0];
         } else {
@@ -228,21 +256,24 @@ bool fuseGelu(Graph& g) {
                 out = m1->outputs[0];
             } else if (splitScalar(c, m1, &o, &v) && near(v, 0.5f)) {  // (1 + erf) * 0.5 then * x
                 auto m2 = c.soleConsumer(m1->outputs[0]);
-                if (!isBinary(m2, B::MUL) || otherOperand(m2, m1->outputs[0]) != x) continue;
+                if (!isBinary(m2, B::MUL) || otherOperand(m2, m1->outputs[0]) != x)
+                    continue;
                 chain.push_back(m2);
                 out = m2->outputs[0];
             } else {
                 continue;
             }
         }
-        for (auto o : chain) c.kill(o);
+        for (auto o : chain)
+            c.kill(o);
         auto op = g.addOp(Schema::OpType::UnaryOp, erf->name + "_gelu", {x}, {out});
         op->param.Set(Schema::UnaryParamT());
         op->param.AsUnaryParam()->type = U::GELU;
         c.dead.push_back(false);
         changed = true;
     }
-    if (changed) g.eraseOps(c.dead);
+    if (changed)
+        g.eraseOps(c.dead);
     return changed;
 }
 
@@ -251,7 +282,8 @@ bool fuseHardSwish(Graph& g) {
     bool changed = false;
     size_t count = g.ops.size();
     auto emit = [&](const std::vector<Schema::OpT*>& chain, int x, int out, const std::string& name) {
-        for (auto o : chain) c.kill(o);
+        for (auto o : chain)
+            c.kill(o);
         auto op = g.addOp(Schema::OpType::UnaryOp, name + "_hardswish", {x}, {out});
         op->param.Set(Schema::UnaryParamT());
         op->param.AsUnaryParam()->type = U::HARD_SWISH;
@@ -259,29 +291,35 @@ bool fuseHardSwish(Graph& g) {
         changed = true;
     };
     for (size_t i = 0; i < count; ++i) {
-        if (c.dead[i]) continue;
+        if (c.dead[i])
+            continue;
         auto op = g.ops[i].get();
         // x * HardSigmoid(x)
         if (isUnary(op, U::HARD_SIGMOID)) {
             auto p = op->param.AsUnaryParam();
-            if (!p || !near(p->alpha, 1.0f / 6.0f, 1e-4f) || !near(p->beta, 0.5f, 1e-4f)) continue;
+            if (!p || !near(p->alpha, 1.0f / 6.0f, 1e-4f) || !near(p->beta, 0.5f, 1e-4f))
+                continue;
             auto m = c.soleConsumer(op->outputs[0]);
             int x = op->inputs[0];
-            if (!isBinary(m, B::MUL) || otherOperand(m, op->outputs[0]) != x) continue;
+            if (!isBinary(m, B::MUL) || otherOperand(m, op->outputs[0]) != x)
+                continue;
             emit({op, m}, x, m->outputs[0], op->name);
             continue;
         }
         // x * Clip(x + 3, 0, 6) / 6
-        if (!isUnary(op, U::CLIP)) continue;
+        if (!isUnary(op, U::CLIP))
+            continue;
         auto p = op->param.AsUnaryParam();
-        if (!p || p->alpha != 0.0f || p->beta != 6.0f) continue;
+        if (!p || p->alpha != 0.0f || p->beta != 6.0f)
+            continue;
         auto add = c.producer(op->inputs[0]);
         int x;
         float v;
         if (!isBinary(add, B::ADD) || !splitScalar(c, add, &x, &v) || v != 3.0f || !c.onlyUses(add->outputs[0], 1))
             continue;
         auto m = c.soleConsumer(op->outputs[0]);
-        if (!m || m->type != Schema::OpType::BinaryOp || m->inputs.size() != 2) continue;
+        if (!m || m->type != Schema::OpType::BinaryOp || m->inputs.size() != 2)
+            continue;
         int o;
         if (isBinary(m, B::MUL) && otherOperand(m, op->outputs[0]) == x) {
             // (x * clip) / 6  or  (x * clip) * (1/6)
@@ -301,9 +339,10 @@ bool fuseHardSwish(Graph& g) {
             }
         }
     }
-    if (changed) g.eraseOps(c.dead);
+    if (changed)
+        g.eraseOps(c.dead);
     return changed;
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

@@ -54,5 +54,5 @@ void runPasses(Graph& g) {
     }
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

@@ -38,6 +38,6 @@ int binaryType(const Schema::OpT& op);
 /** the op's UnaryOp type, or -1 */
 int unaryType(const Schema::OpT& op);
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 #endif

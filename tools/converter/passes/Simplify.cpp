@@ -140,5 +140,5 @@ bool eliminateTranspose(Graph& g) {
     return changed;
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

@@ -28,8 +28,8 @@ Result convertOnnxBuffer(const void* data, size_t size, const Options& options, 
         if (options.optimize) {
             runPasses(g);
         }
-        r.model = writeModel(g, options, "MNNConvert from ONNX (" + report.producer + ", opset " +
-                                             std::to_string(report.opset) + ")");
+        r.model = writeModel(
+            g, options, "MNNConvert from ONNX (" + report.producer + ", opset " + std::to_string(report.opset) + ")");
         r.ok = true;
     } catch (std::exception& e) {
         r.ok = false;
@@ -54,5 +54,5 @@ Result convertOnnxFile(const std::string& path, const Options& options) {
     return convertOnnxBuffer(bytes.data(), bytes.size(), options, dir);
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

@@ -345,5 +345,5 @@ bool blobFloats(const Schema::BlobT& b, std::vector<float>* out) {
     }
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

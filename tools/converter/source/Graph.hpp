@@ -17,22 +17,20 @@ namespace Convert {
 
 /** a malformed model: conversion stops with this message */
 struct ConvertError : public std::runtime_error {
-    explicit ConvertError(const std::string& what) : std::runtime_error(what) {
-    }
+    explicit ConvertError(const std::string& what) : std::runtime_error(what) {}
 };
 /** an op (or one of its attribute values) that we cannot map: collected and reported */
 struct UnsupportedError : public std::runtime_error {
-    explicit UnsupportedError(const std::string& what) : std::runtime_error(what) {
-    }
+    explicit UnsupportedError(const std::string& what) : std::runtime_error(what) {}
 };
 
 class Graph {
 public:
     Graph* parent = nullptr;
     std::string name;
-    std::vector<std::string> names;                              // tensor names by index
+    std::vector<std::string> names;  // tensor names by index
     std::vector<std::unique_ptr<Schema::OpT>> ops;
-    std::map<int, std::unique_ptr<Schema::BlobT>> constants;     // by tensor index
+    std::map<int, std::unique_ptr<Schema::BlobT>> constants;  // by tensor index
     std::vector<std::unique_ptr<Schema::TensorDeclT>> inputs;
     std::vector<int> outputs;
 
@@ -89,6 +87,6 @@ bool blobFloats(const Schema::BlobT& b, std::vector<float>* out);
 float halfToFloat(uint16_t h);
 uint16_t floatToHalf(float f);
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 #endif

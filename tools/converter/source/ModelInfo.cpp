@@ -32,7 +32,7 @@ std::string describeModel(const std::vector<uint8_t>& model) {
     }
     auto name = [&](int i) -> std::string {
         return net->tensorNames() && i >= 0 && i < (int)net->tensorNames()->size() ? net->tensorNames()->Get(i)->str()
-                                                                                    : "?";
+                                                                                   : "?";
     };
     os << "bizCode: " << (net->bizCode() ? net->bizCode()->str() : "") << "\n";
     os << "producer: " << (net->producer() ? net->producer()->str() : "") << "\n";
@@ -74,5 +74,5 @@ std::string describeModel(const std::vector<uint8_t>& model) {
     return os.str();
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

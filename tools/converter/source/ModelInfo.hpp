@@ -11,6 +11,6 @@ namespace Convert {
 std::string describeModel(const std::vector<uint8_t>& model);
 /** op type name -> count in the main graph of a .mnn buffer (empty if the buffer is invalid) */
 std::map<std::string, int> modelOpCounts(const std::vector<uint8_t>& model);
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 #endif

@@ -9,7 +9,8 @@
 namespace MNN {
 namespace Convert {
 
-std::unique_ptr<Schema::BlobT> onnxTensorToBlob(const onnx::TensorProto& t, const std::string& baseDir);  // OnnxWeights.cpp
+std::unique_ptr<Schema::BlobT> onnxTensorToBlob(const onnx::TensorProto& t,
+                                                const std::string& baseDir);  // OnnxWeights.cpp
 
 namespace {
 
@@ -19,8 +20,8 @@ struct Session;
 struct Scope {
     Graph* graph = nullptr;
     Scope* parent = nullptr;
-    std::set<int> defined;                                        // tensors with a value so far
-    std::map<std::string, const onnx::ValueInfoProto*> info;      // value_info, inputs, outputs
+    std::set<int> defined;                                    // tensors with a value so far
+    std::map<std::string, const onnx::ValueInfoProto*> info;  // value_info, inputs, outputs
     std::vector<std::string>* captured = nullptr;
 
     /** the tensor for a name read by a node: local, or copied / captured from outer scopes */
@@ -64,8 +65,7 @@ struct Session {
     std::string baseDir;
     int opset = 0;
     LoadReport* report = nullptr;
-    Session(const Options& o) : options(o) {
-    }
+    Session(const Options& o) : options(o) {}
     void loadGraph(const onnx::GraphProto& g, Scope& scope, bool isMain);
 };
 
@@ -398,7 +398,8 @@ void Session::loadGraph(const onnx::GraphProto& gp, Scope& scope, bool isMain) {
             why = e.what();
         }
         if (!ok) {
-            std::string type = n.domain().empty() || n.domain() == "ai.onnx" ? n.op_type() : n.domain() + "." + n.op_type();
+            std::string type =
+                n.domain().empty() || n.domain() == "ai.onnx" ? n.op_type() : n.domain() + "." + n.op_type();
             report->unsupported.emplace_back(type, name);
             report->reasons.push_back(type + " '" + name + "': " + why);
         }
@@ -417,7 +418,7 @@ void Session::loadGraph(const onnx::GraphProto& gp, Scope& scope, bool isMain) {
     }
 }
 
-} // namespace
+}  // namespace
 
 void loadOnnx(const void* data, size_t size, const Options& options, const std::string& baseDir, Graph& g,
               LoadReport* report) {
@@ -450,5 +451,5 @@ void loadOnnx(const void* data, size_t size, const Options& options, const std::
     session.loadGraph(model.graph(), scope, true);
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

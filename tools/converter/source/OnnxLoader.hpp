@@ -10,7 +10,7 @@ namespace Convert {
 
 struct LoadReport {
     std::vector<std::pair<std::string, std::string>> unsupported;  // (op type, node name)
-    std::vector<std::string> reasons;                               // one per unsupported entry
+    std::vector<std::string> reasons;                              // one per unsupported entry
     int opset = 0;
     std::string producer;
 };
@@ -19,6 +19,6 @@ struct LoadReport {
 void loadOnnx(const void* data, size_t size, const Options& options, const std::string& baseDir, Graph& g,
               LoadReport* report);
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 #endif

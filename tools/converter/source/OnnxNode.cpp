@@ -114,23 +114,38 @@ void OnnxNode::invalid(const std::string& why) const {
 Schema::DataType OnnxNode::dataType(int t) {
     using D = Schema::DataType;
     switch (t) {
-        case 1: return D::DT_FLOAT;
-        case 2: return D::DT_UINT8;
-        case 3: return D::DT_INT8;
-        case 4: return D::DT_UINT16;
-        case 5: return D::DT_INT16;
-        case 6: return D::DT_INT32;
-        case 7: return D::DT_INT64;
-        case 8: return D::DT_STRING;
-        case 9: return D::DT_BOOL;
-        case 10: return D::DT_FLOAT16;
-        case 11: return D::DT_DOUBLE;
-        case 12: return D::DT_UINT32;
-        case 13: return D::DT_UINT64;
-        case 16: return D::DT_BFLOAT16;
-        default: return D::DT_INVALID;
+        case 1:
+            return D::DT_FLOAT;
+        case 2:
+            return D::DT_UINT8;
+        case 3:
+            return D::DT_INT8;
+        case 4:
+            return D::DT_UINT16;
+        case 5:
+            return D::DT_INT16;
+        case 6:
+            return D::DT_INT32;
+        case 7:
+            return D::DT_INT64;
+        case 8:
+            return D::DT_STRING;
+        case 9:
+            return D::DT_BOOL;
+        case 10:
+            return D::DT_FLOAT16;
+        case 11:
+            return D::DT_DOUBLE;
+        case 12:
+            return D::DT_UINT32;
+        case 13:
+            return D::DT_UINT64;
+        case 16:
+            return D::DT_BFLOAT16;
+        default:
+            return D::DT_INVALID;
     }
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

@@ -57,7 +57,8 @@ public:
      * to the subgraph's `inputs` after its formal inputs, under the same name, so the control-flow
      * op passes the outer tensors as extra inputs. Outer constants are copied in, not captured.
      */
-    virtual std::unique_ptr<Schema::SubGraphT> subgraph(const std::string& attr, std::vector<std::string>* captured) = 0;
+    virtual std::unique_ptr<Schema::SubGraphT> subgraph(const std::string& attr,
+                                                        std::vector<std::string>* captured) = 0;
 
     // ---- what the model tells about a tensor (constants, graph inputs, value_info) ----
     virtual bool knownType(int tensor, Schema::DataType* type) const = 0;
@@ -94,14 +95,14 @@ OnnxMapper findOnnxMapper(const std::string& opType);
 /** fills the mapper registry once (generated from the MNN_REGISTER_ONNX macros) */
 void registerOnnxMappers();
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 
-#define MNN_REGISTER_ONNX(NAME, MAPPER, ...)                                   \
-    namespace MNN {                                                            \
-    void mnnRegisterOnnx_##NAME() {                                            \
-        ::MNN::Convert::registerOnnxMapper({__VA_ARGS__}, MAPPER);             \
-    }                                                                          \
+#define MNN_REGISTER_ONNX(NAME, MAPPER, ...)                       \
+    namespace MNN {                                                \
+    void mnnRegisterOnnx_##NAME() {                                \
+        ::MNN::Convert::registerOnnxMapper({__VA_ARGS__}, MAPPER); \
+    }                                                              \
     }
 
 #endif

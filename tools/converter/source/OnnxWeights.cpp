@@ -96,27 +96,35 @@ std::unique_ptr<Schema::BlobT> onnxTensorToBlob(const onnx::TensorProto& t, cons
     using D = Schema::DataType;
     switch (type) {
         case D::DT_FLOAT:
-            if (t.float_data_size() != count) mismatch(t.float_data_size());
-            if (count) ::memcpy(dst, t.float_data().data(), need);
+            if (t.float_data_size() != count)
+                mismatch(t.float_data_size());
+            if (count)
+                ::memcpy(dst, t.float_data().data(), need);
             break;
         case D::DT_DOUBLE:
-            if (t.double_data_size() != count) mismatch(t.double_data_size());
-            if (count) ::memcpy(dst, t.double_data().data(), need);
+            if (t.double_data_size() != count)
+                mismatch(t.double_data_size());
+            if (count)
+                ::memcpy(dst, t.double_data().data(), need);
             break;
         case D::DT_INT64:
-            if (t.int64_data_size() != count) mismatch(t.int64_data_size());
-            if (count) ::memcpy(dst, t.int64_data().data(), need);
+            if (t.int64_data_size() != count)
+                mismatch(t.int64_data_size());
+            if (count)
+                ::memcpy(dst, t.int64_data().data(), need);
             break;
         case D::DT_UINT32:
         case D::DT_UINT64:
-            if (t.uint64_data_size() != count) mismatch(t.uint64_data_size());
+            if (t.uint64_data_size() != count)
+                mismatch(t.uint64_data_size());
             for (int64_t i = 0; i < count; ++i) {
                 uint64_t v = t.uint64_data((int)i);
                 ::memcpy(dst + i * elem, &v, elem);  // little-endian: low bytes first
             }
             break;
         default:  // int32, int16, int8, uint16, uint8, bool, float16, bfloat16: int32_data
-            if (t.int32_data_size() != count) mismatch(t.int32_data_size());
+            if (t.int32_data_size() != count)
+                mismatch(t.int32_data_size());
             for (int64_t i = 0; i < count; ++i) {
                 int32_t v = t.int32_data((int)i);
                 ::memcpy(dst + i * elem, &v, elem);
@@ -126,5 +134,5 @@ std::unique_ptr<Schema::BlobT> onnxTensorToBlob(const onnx::TensorProto& t, cons
     return b;
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

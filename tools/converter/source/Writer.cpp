@@ -90,7 +90,7 @@ void toHalf(Schema::BlobT& b) {
     }
     b.compression = Schema::Compression::FP16;
 }
-} // namespace
+}  // namespace
 
 void compressWeights(Graph& g, const Options& options) {
     if (!options.fp16 && options.weightQuantBits == 0) {
@@ -182,5 +182,5 @@ std::vector<uint8_t> writeModel(Graph& g, const Options& options, const std::str
     return std::vector<uint8_t>(builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize());
 }
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN

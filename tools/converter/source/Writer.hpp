@@ -15,6 +15,6 @@ std::vector<uint8_t> writeModel(Graph& g, const Options& options, const std::str
 /** the graph as a NetT (moves ops and constants out of g) */
 std::unique_ptr<Schema::NetT> toNet(Graph& g);
 
-} // namespace Convert
-} // namespace MNN
+}  // namespace Convert
+}  // namespace MNN
 #endif
