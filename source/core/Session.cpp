@@ -328,10 +328,18 @@ bool Session::schedule() {
             isSessionInput[t] = false;
         }
     }
-    // Graph inputs the chosen ops read.
+    // Graph inputs: all of them when no path narrows the session (an app fills every declared
+    // input, even one no op reads), else those the chosen ops read.
+    bool anyPathInputs = false;
+    for (auto& cfg : mConfigs) {
+        anyPathInputs = anyPathInputs || !cfg.path.inputs.empty() || !cfg.path.outputs.empty();
+    }
     if (mGraph.inputs) {
         for (auto d : *mGraph.inputs) {
             int idx = d->tensorIndex();
+            if (!anyPathInputs && !isConst[idx] && (producerOp[idx] < 0 || opPath[producerOp[idx]] < 0)) {
+                isSessionInput[idx] = true;
+            }
             if (isSessionInput[idx] && std::find(mInputIndices.begin(), mInputIndices.end(), idx) == mInputIndices.end()) {
                 mInputIndices.push_back(idx);
             }
