@@ -5,6 +5,7 @@
 //
 //   MNNModelZoo [--dir DIR] [--only a,b] [--shared DIR] [--python PY] [--timeout SECONDS]
 //
+// --only defaults to $MNN_MODELS_ONLY (all models when unset).
 // DIR (default $MNN_MODELS_DIR, else <build>/models-cache) holds manifest.json and the models; when
 // it has no manifest the corpus is generated there with `PY SHARED/tools/make_models.py --out DIR`
 // (PY: /usr/bin/python3 with python3-torch, python3-torchvision, python3-onnx). Without PyTorch the
@@ -376,7 +377,8 @@ std::vector<std::string> split(const std::string& s) {
 
 int main(int argc, char** argv) {
     std::string dir = std::getenv("MNN_MODELS_DIR") ? std::getenv("MNN_MODELS_DIR") : MNN_MODELS_DEFAULT_DIR;
-    std::string shared = MNN_SHARED_DIR, python = "/usr/bin/python3", only;
+    std::string shared = MNN_SHARED_DIR, python = "/usr/bin/python3";
+    std::string only = std::getenv("MNN_MODELS_ONLY") ? std::getenv("MNN_MODELS_ONLY") : "";
     int timeoutSeconds = 1800;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
