@@ -121,3 +121,46 @@ TEST(AllocationFree, RealNetworkRunSessionAllocatesNothing) {
     }
 #endif
 }
+
+// Unique, Det, QuantizeLinear / DequantizeLinear, Random, Bernoulli: their scratch is sized in onResize.
+TEST(AllocationFree, ExtraOpsRunSessionAllocatesNothing) {
+#ifndef MNN_COUNT_ALLOCATIONS
+    GTEST_SKIP() << "allocation counting needs glibc without sanitizers";
+#else
+    ModelBuilder mb;
+    mb.input("x", {2, 3, 3});
+    mb.constant("u", {6}, {2, 1, 1, 3, 4, 3});
+    mb.constant("s", {3}, {0.5f, 1, 2});
+    Schema::AxisParamT up;
+    mb.op(Schema::OpType::Unique, "unique", {"u"}, {"uy", "ui", "uv", "uc"})->param.Set(up);
+    mb.op(Schema::OpType::Det, "det", {"x"}, {"d"});
+    Schema::QuantParamT qp;
+    qp.axis = -1;
+    qp.outputType = Schema::DataType::DT_INT8;
+    mb.op(Schema::OpType::QuantizeLinear, "q", {"x", "s"}, {"q"})->param.Set(qp);
+    mb.op(Schema::OpType::DequantizeLinear, "dq", {"q", "s"}, {"dq"})->param.Set(qp);
+    Schema::RandomParamT rp;
+    rp.normal = true;
+    rp.shape = {4, 5};
+    rp.hasSeed = true;
+    rp.seed = 1;
+    mb.op(Schema::OpType::Random, "r", {}, {"r"})->param.Set(rp);
+    Schema::RandomParamT bp;
+    bp.dtype = Schema::DataType::DT_INVALID;
+    mb.op(Schema::OpType::Random, "rl", {"x"}, {"p"})->param.Set(bp);
+    mb.op(Schema::OpType::Bernoulli, "b", {"p"}, {"bern"})->param.Set(bp);
+    for (auto n : {"uy", "ui", "uv", "uc", "d", "dq", "r", "bern"}) {
+        mb.output(n);
+    }
+    auto buf = mb.finish();
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(buf.data(), buf.size()));
+    auto session = net->createSession(ScheduleConfig());
+    ASSERT_NE(session, nullptr);
+    ASSERT_EQ(net->runSession(session), NO_ERROR);  // warm
+    long before = gAllocations.load();
+    for (int i = 0; i < 5; ++i) {
+        ASSERT_EQ(net->runSession(session), NO_ERROR);
+    }
+    EXPECT_EQ(gAllocations.load() - before, 0) << "runSession allocated " << (gAllocations.load() - before) << " times";
+#endif
+}
