@@ -5,7 +5,7 @@ interleaved round by round so machine load hits every engine alike. Writes a dat
 to benchmark/results/ with the load average before and after.
 
 usage: python3 benchmark/run_peers.py --bench BUILD/tools/MNNBenchmark --corpus DIR
-           [--models resnet18,mobilenet_v2] [--threads 1,2] [--rounds 3] [--loop 20] [--warmup 5]
+           [--models resnet18,mobilenet_v2] [--threads 1,2] [--rounds 3] [--loop 20] [--warmup 5] [--ref-loop 3]
 Needs: python3 -m pip install "onnxruntime==1.30.*" numpy (for the ORT column; skipped if missing).
 """
 import argparse, datetime, json, os, platform, statistics, subprocess, sys, tempfile
@@ -54,6 +54,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--loop", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--ref-loop", type=int, default=3, help="timed runs of the (slow) reference conv")
     ap.add_argument("--ort", default=os.path.join(HERE, "..", "..", "shared", "bench", "ort_bench.py"))
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     a = ap.parse_args()
@@ -70,7 +71,7 @@ def main():
         for t in [int(x) for x in a.threads.split(",")]:
             ref, fast, ort = [], [], []
             for _ in range(a.rounds):  # interleaved: reference, fast, ORT, reference, ...
-                ref.append(mnn_run(a.bench, mnn, t, a.loop, a.warmup, "reference"))
+                ref.append(mnn_run(a.bench, mnn, t, a.ref_loop, 1, "reference"))
                 fast.append(mnn_run(a.bench, mnn, t, a.loop, a.warmup, "gemm"))
                 if have_ort:
                     ort.append(ort_run(a.ort, onnx, t, a.loop, a.warmup))
@@ -87,8 +88,8 @@ def main():
         f.write("- CPU: %s, %d logical cores\n" % (cpu_name(), os.cpu_count()))
         f.write("- load average (1/5/15 min) before: %.2f %.2f %.2f, after: %.2f %.2f %.2f\n"
                 % (load_before + load_after))
-        f.write("- each cell: best of %d interleaved rounds of the median of %d runs (%d warmup), ms; "
-                "precision high\n" % (a.rounds, a.loop, a.warmup))
+        f.write("- each cell: best of %d interleaved rounds of the median of %d runs (%d warmup; MNN reference: "
+                "%d runs, 1 warmup), ms; precision high\n" % (a.rounds, a.loop, a.warmup, a.ref_loop))
         f.write("- MNN reference = MNN_CONV_ALGO=reference (direct double-accumulating conv), "
                 "MNN fast = packed SGEMM / depthwise path\n\n")
         f.write("| model | threads | MNN reference ms | MNN fast ms | speedup | ONNX Runtime ms | fast / ORT |\n")

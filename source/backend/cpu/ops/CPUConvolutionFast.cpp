@@ -25,6 +25,7 @@ struct Im2ColJob {
     const int* iy0;        // per output column: oy * sh - ph
     const int* ix0;        // per output column: ox * sw - pw
     int cg, kh, kw, ih, iw, dh, dw, n, nr;
+    int ow, sw;            // output width, horizontal stride
     bool direct1x1;
     void operator()(int p) const {
         const int64_t k = (int64_t)cg * kh * kw;
@@ -48,10 +49,38 @@ struct Im2ColJob {
             for (int ky = 0; ky < kh; ++ky) {
                 for (int kx = 0; kx < kw; ++kx) {
                     const int oyOff = ky * dh, oxOff = kx * dw;
-                    for (int j = 0; j < cols; ++j) {
-                        const int iy = iy0[c0 + j] + oyOff;
-                        const int ix = ix0[c0 + j] + oxOff;
-                        d[j] = ((unsigned)iy < (unsigned)ih && (unsigned)ix < (unsigned)iw) ? xp[iy * iw + ix] : 0.0f;
+                    // runs of columns on one output row: one input row, ix = start + t * sw
+                    for (int j = 0; j < cols;) {
+                        const int col = c0 + j;
+                        const int run = std::min(cols - j, ow - col % ow);
+                        const int iy = iy0[col] + oyOff;
+                        float* dd = d + j;
+                        j += run;
+                        if ((unsigned)iy >= (unsigned)ih) {
+                            for (int t = 0; t < run; ++t) {
+                                dd[t] = 0.0f;
+                            }
+                            continue;
+                        }
+                        const float* xr = xp + (int64_t)iy * iw;
+                        const int start = ix0[col] + oxOff;
+                        int t0 = start >= 0 ? 0 : (-start + sw - 1) / sw;
+                        int t1 = start >= iw ? 0 : (iw - 1 - start) / sw + 1;
+                        t0 = std::min(t0, run);
+                        t1 = std::max(std::min(t1, run), t0);
+                        for (int t = 0; t < t0; ++t) {
+                            dd[t] = 0.0f;
+                        }
+                        if (sw == 1) {
+                            memcpy(dd + t0, xr + start + t0, sizeof(float) * (size_t)(t1 - t0));
+                        } else {
+                            for (int t = t0; t < t1; ++t) {
+                                dd[t] = xr[start + t * sw];
+                            }
+                        }
+                        for (int t = t1; t < run; ++t) {
+                            dd[t] = 0.0f;
+                        }
                     }
                     for (int j = cols; j < nr; ++j) {
                         d[j] = 0.0f;
@@ -286,6 +315,8 @@ public:
                 pack.dh = mGeom.dilations[0];
                 pack.dw = mGeom.dilations[1];
                 pack.n = mN;
+                pack.ow = mGeom.output[1];
+                pack.sw = mGeom.strides[1];
                 pack.nr = nr;
                 pack.direct1x1 = mKind == FastKind::GEMM_1X1;
                 parallelFor(mPool, panels, pack);
