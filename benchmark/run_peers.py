@@ -5,7 +5,7 @@ interleaved round by round so machine load hits every engine alike. Writes a dat
 to benchmark/results/ with the load average before and after.
 
 usage: python3 benchmark/run_peers.py --bench BUILD/tools/MNNBenchmark --corpus DIR
-           [--models resnet18,mobilenet_v2] [--threads 1,2] [--rounds 3] [--loop 20] [--warmup 5] [--ref-loop 3]
+           [--models resnet18,mobilenet_v2] [--threads 1,2] [--rounds 3] [--loop 20] [--warmup 5] [--ref-loop 3] [--skip-ref]
 Needs: python3 -m pip install "onnxruntime==1.30.*" numpy (for the ORT column; skipped if missing).
 """
 import argparse, datetime, json, os, platform, statistics, subprocess, sys, tempfile
@@ -55,6 +55,7 @@ def main():
     ap.add_argument("--loop", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--ref-loop", type=int, default=3, help="timed runs of the (slow) reference conv")
+    ap.add_argument("--skip-ref", action="store_true", help="leave the reference column out")
     ap.add_argument("--ort", default=os.path.join(HERE, "..", "..", "shared", "bench", "ort_bench.py"))
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     a = ap.parse_args()
@@ -71,11 +72,12 @@ def main():
         for t in [int(x) for x in a.threads.split(",")]:
             ref, fast, ort = [], [], []
             for _ in range(a.rounds):  # interleaved: reference, fast, ORT, reference, ...
-                ref.append(mnn_run(a.bench, mnn, t, a.ref_loop, 1, "reference"))
+                if not a.skip_ref:
+                    ref.append(mnn_run(a.bench, mnn, t, a.ref_loop, 1, "reference"))
                 fast.append(mnn_run(a.bench, mnn, t, a.loop, a.warmup, "gemm"))
                 if have_ort:
                     ort.append(ort_run(a.ort, onnx, t, a.loop, a.warmup))
-            r = {"model": name, "threads": t, "ref": min(ref), "fast": min(fast),
+            r = {"model": name, "threads": t, "ref": min(ref) if ref else None, "fast": min(fast),
                  "ort": min(ort) if ort else None}
             rows.append(r)
             print(json.dumps(r), flush=True)
@@ -97,8 +99,10 @@ def main():
         for r in rows:
             ort = "%.2f" % r["ort"] if r["ort"] else "n/a"
             ratio = "%.2f" % (r["fast"] / r["ort"]) if r["ort"] else "n/a"
-            f.write("| %s | %d | %.2f | %.2f | %.2fx | %s | %s |\n" % (r["model"], r["threads"], r["ref"], r["fast"],
-                                                                   r["ref"] / r["fast"], ort, ratio))
+            refc = "%.2f" % r["ref"] if r["ref"] else "n/a"
+            speed = "%.2fx" % (r["ref"] / r["fast"]) if r["ref"] else "n/a"
+            f.write("| %s | %d | %s | %.2f | %s | %s | %s |\n" % (r["model"], r["threads"], refc, r["fast"], speed,
+                                                                 ort, ratio))
     print("wrote", path)
 
 

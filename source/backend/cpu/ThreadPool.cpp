@@ -13,7 +13,6 @@ ThreadPool::~ThreadPool() {
     {
         std::lock_guard<std::mutex> g(mSleepLock);
         mStop.store(true);
-        mGeneration.fetch_add(1);
     }
     mWake.notify_all();
     for (auto& t : mWorkers) {
@@ -21,36 +20,47 @@ ThreadPool::~ThreadPool() {
     }
 }
 
-void ThreadPool::runTasks() {
+void ThreadPool::runTasks(uint64_t gen) {
+    uint64_t ticket = mTicket.load(std::memory_order_acquire);
     for (;;) {
-        int i = mNext.fetch_add(1, std::memory_order_relaxed);
-        if (i >= mCount) {
-            break;
+        const uint64_t tGen = ticket >> (2 * kIndexBits);
+        const uint64_t count = (ticket >> kIndexBits) & kIndexMask;
+        const uint64_t next = ticket & kIndexMask;
+        if (tGen != gen || next >= count) {
+            return;
         }
-        mFn(mCtx, i);
+        if (!mTicket.compare_exchange_weak(ticket, ticket + 1, std::memory_order_acq_rel,
+                                           std::memory_order_acquire)) {
+            continue;  // ticket reloaded
+        }
+        // the claim keeps this generation open, so mFn / mCtx are still its own
+        mFn(mCtx, (int)next);
+        mDone.fetch_add(1, std::memory_order_release);
+        ticket = mTicket.load(std::memory_order_acquire);
     }
 }
 
 void ThreadPool::workerLoop() {
-    unsigned seen = 0;
+    uint64_t seen = 0;
     for (;;) {
         // spin a little (the next parallelFor usually follows at once), then sleep
-        unsigned gen = mGeneration.load(std::memory_order_acquire);
-        for (int spin = 0; gen == seen && spin < 2000; ++spin) {
+        uint64_t gen = mTicket.load(std::memory_order_acquire) >> (2 * kIndexBits);
+        for (int spin = 0; gen == seen && spin < 2000 && !mStop.load(std::memory_order_relaxed); ++spin) {
             std::this_thread::yield();
-            gen = mGeneration.load(std::memory_order_acquire);
+            gen = mTicket.load(std::memory_order_acquire) >> (2 * kIndexBits);
         }
         if (gen == seen) {
             std::unique_lock<std::mutex> g(mSleepLock);
-            mWake.wait(g, [&] { return mGeneration.load(std::memory_order_acquire) != seen; });
-            gen = mGeneration.load(std::memory_order_acquire);
+            mWake.wait(g, [&] {
+                return mStop.load() || (mTicket.load(std::memory_order_acquire) >> (2 * kIndexBits)) != seen;
+            });
+            gen = mTicket.load(std::memory_order_acquire) >> (2 * kIndexBits);
         }
-        seen = gen;
         if (mStop.load()) {
             return;
         }
-        runTasks();
-        mPending.fetch_sub(1, std::memory_order_acq_rel);
+        seen = gen;
+        runTasks(gen);
     }
 }
 
@@ -58,7 +68,7 @@ void ThreadPool::parallelFor(int n, TaskFn fn, void* ctx) {
     if (n <= 0) {
         return;
     }
-    if (mThreads <= 1 || n == 1) {
+    if (mThreads <= 1 || n == 1 || (uint64_t)n > kIndexMask) {
         for (int i = 0; i < n; ++i) {
             fn(ctx, i);
         }
@@ -67,16 +77,18 @@ void ThreadPool::parallelFor(int n, TaskFn fn, void* ctx) {
     std::lock_guard<std::mutex> caller(mLock);
     mFn = fn;
     mCtx = ctx;
-    mCount = n;
-    mNext.store(0, std::memory_order_relaxed);
-    mPending.store((int)mWorkers.size(), std::memory_order_relaxed);
+    mDone.store(0, std::memory_order_relaxed);
+    uint64_t gen = ((mTicket.load(std::memory_order_relaxed) >> (2 * kIndexBits)) + 1) & 0xFFFF;
+    if (gen == 0) {
+        gen = 1;  // workers start having seen generation 0
+    }
     {
         std::lock_guard<std::mutex> g(mSleepLock);
-        mGeneration.fetch_add(1, std::memory_order_release);
+        mTicket.store((gen << (2 * kIndexBits)) | ((uint64_t)n << kIndexBits), std::memory_order_release);
     }
     mWake.notify_all();
-    runTasks();
-    while (mPending.load(std::memory_order_acquire) != 0) {
+    runTasks(gen);
+    while (mDone.load(std::memory_order_acquire) != n) {
         std::this_thread::yield();
     }
 }

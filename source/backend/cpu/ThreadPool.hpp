@@ -1,10 +1,12 @@
 // A persistent worker pool owned by CPURuntime. parallelFor(n, fn, ctx) runs fn(ctx, i) for
 // i in [0, n), spread over the workers and the calling thread; it returns when all are done.
 // Workers spin briefly, then sleep on a condition variable. No allocation per call: the task is a
-// plain function pointer and a context pointer.
+// plain function pointer and a context pointer. The caller waits only for the tasks, never for a
+// worker to wake up, so a descheduled worker (busy machine) costs nothing.
 #ifndef MNN_CPU_THREADPOOL_HPP
 #define MNN_CPU_THREADPOOL_HPP
 
+#include <stdint.h>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -36,18 +38,22 @@ public:
 
 private:
     void workerLoop();
-    void runTasks();
+    /** claims and runs tasks of generation gen until none is left */
+    void runTasks(uint64_t gen);
+
+    // ticket = generation (16 bits) | count (24 bits) | next index (24 bits); a task is claimed by a
+    // CAS on it, so a worker waking late for a finished generation can never claim a later one's task
+    static constexpr int kIndexBits = 24;
+    static constexpr uint64_t kIndexMask = (1ull << kIndexBits) - 1;
 
     int mThreads = 1;
     std::vector<std::thread> mWorkers;
-    std::mutex mLock;          // serialises parallelFor callers and guards the sleep
-    std::mutex mSleepLock;
+    std::mutex mLock;          // serialises parallelFor callers
+    std::mutex mSleepLock;     // guards the sleep
     std::condition_variable mWake;
-    std::atomic<unsigned> mGeneration{0};
+    std::atomic<uint64_t> mTicket{0};
     std::atomic<bool> mStop{false};
-    std::atomic<int> mNext{0};
-    std::atomic<int> mPending{0};  // workers still inside the current generation
-    int mCount = 0;
+    std::atomic<int> mDone{0};  // tasks finished in the current generation
     TaskFn mFn = nullptr;
     void* mCtx = nullptr;
 };
