@@ -1,5 +1,5 @@
 // Fast MatMul / Gemm (constant 2-D weights, packed SGEMM) against the reference kernels
-// (MNN_CONV_ALGO=reference), every ISA tier this CPU has, 1-3 threads: batched A, M = 1, odd sizes,
+// (MNN_CONV_ALGO=reference), every ISA tier this CPU has, 1-3 threads: batched A, GEMV (M < 4), odd sizes,
 // K over the GEMM's K block, Gemm transB / alpha / beta / row bias, fused ReLU / Clip.
 #include <math.h>
 #include <stdlib.h>
@@ -106,6 +106,8 @@ TEST(LinearFast, MatchesReferenceOnEveryTierAndThreadCount) {
         {true, {1, 64}, {64, 10}, {1, 10}, false, 1.0f, 1.0f, A::RELU},
         {true, {9, 17}, {17, 3}, {}, false, 1.5f, 1.0f, A::CLIP},
         {true, {5, 6}, {6, 4}, {1}, false, 1.0f, -1.0f, A::NONE},           // scalar C
+        {true, {3, 13}, {70, 13}, {70}, true, 1.0f, 1.0f, A::CLIP},          // GEMV, K % 8 != 0
+        {false, {2, 1, 1029}, {1029, 65}, {}, false, 1.0f, 1.0f, A::RELU},   // GEMV, 2 rows
     };
     const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < cases.size(); ++ci) {
@@ -120,8 +122,16 @@ TEST(LinearFast, MatchesReferenceOnEveryTierAndThreadCount) {
             for (int threads = 1; threads <= 3; ++threads) {
                 Out fast = runLin(t, threads, false, seed);
                 ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
-                EXPECT_NE(fast.algo.find(cpuCoreFunctionsFor((CPUTier)tier).sgemmName), std::string::npos)
-                    << "case " << ci << ": " << fast.algo;
+                size_t rows = 1;
+                for (size_t d = 0; d + 1 < t.a.size(); ++d) {
+                    rows *= (size_t)t.a[d];
+                }
+                if (rows < 4) {
+                    EXPECT_EQ(fast.algo, "gemv") << "case " << ci;
+                } else {
+                    EXPECT_NE(fast.algo.find(cpuCoreFunctionsFor((CPUTier)tier).sgemmName), std::string::npos)
+                        << "case " << ci << ": " << fast.algo;
+                }
                 for (size_t i = 0; i < ref.y.size(); ++i) {
                     const double tol = 1e-5 * fabs(ref.y[i]) + 2e-6 * (k + 2);
                     if (!(fabs((double)fast.y[i] - ref.y[i]) <= tol)) {

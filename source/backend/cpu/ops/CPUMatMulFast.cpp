@@ -33,6 +33,45 @@ struct PackXJob {
         }
     }
 };
+// Few rows (M < kGemvRows): dot products of X's rows with W^T's rows (8 partial sums), outputs
+// [c * kGemvChunk, ...) per task.
+constexpr int kGemvRows = 4;
+constexpr int kGemvChunk = 64;
+struct GemvJob {
+    const float* x;
+    const float* wt;
+    const float* bias;
+    float* y;
+    int m, n, k;
+    GemmPost post;
+    void operator()(int c) const {
+        const int n0 = c * kGemvChunk, n1 = std::min(n, n0 + kGemvChunk);
+        for (int i = 0; i < m; ++i) {
+            const float* xr = x + (int64_t)i * k;
+            for (int j = n0; j < n1; ++j) {
+                const float* wr = wt + (int64_t)j * k;
+                float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+                int q = 0;
+                for (; q + 8 <= k; q += 8) {
+                    for (int u = 0; u < 8; ++u) {
+                        acc[u] += wr[q + u] * xr[q + u];
+                    }
+                }
+                float v = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+                for (; q < k; ++q) {
+                    v += wr[q] * xr[q];
+                }
+                v += bias[j];
+                if (post.act == 1) {
+                    v = v > 0.0f ? v : 0.0f;
+                } else if (post.act == 2) {
+                    v = std::min(std::max(v, post.lo), post.hi);
+                }
+                y[(int64_t)i * n + j] = v;
+            }
+        }
+    }
+};
 } // namespace
 
 class CPULinearFast : public Execution {
@@ -75,7 +114,8 @@ public:
         mM = (int)rows;
         mFuncs = &cpuCoreFunctions();
         // weights W^T [N x K] packed as the GEMM's A, alpha folded in
-        std::vector<float> wt((size_t)mN * mK);
+        std::vector<float>& wt = mWt;
+        wt.assign((size_t)mN * mK, 0.0f);
         const float* wp = w->host<float>();
         for (int i = 0; i < mN; ++i) {
             for (int q = 0; q < mK; ++q) {
@@ -99,11 +139,29 @@ public:
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (packB + yt + 16))) {
             return OUT_OF_MEMORY;
         }
-        snprintf(mAlgo, sizeof(mAlgo), "gemm %s", mFuncs->sgemmName);
+        if (mM < kGemvRows) {
+            snprintf(mAlgo, sizeof(mAlgo), "gemv");
+        } else {
+            snprintf(mAlgo, sizeof(mAlgo), "gemm %s", mFuncs->sgemmName);
+        }
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         if (mM == 0 || mN == 0) {
+            return NO_ERROR;
+        }
+        if (mM < kGemvRows) {
+            GemvJob gemv;
+            gemv.x = inputs[0]->host<float>();
+            gemv.wt = mWt.data();
+            gemv.bias = mBias.data();
+            gemv.y = outputs[0]->host<float>();
+            gemv.m = mM;
+            gemv.n = mN;
+            gemv.k = mK;
+            gemv.post = mPost;
+            const int chunks = (mN + kGemvChunk - 1) / kGemvChunk;
+            parallelFor(mPool, chunks, gemv);
             return NO_ERROR;
         }
         float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
@@ -139,7 +197,7 @@ private:
     ThreadPool* mPool = nullptr;
     const CPUCoreFunctions* mFuncs = nullptr;
     int mM = 0, mN = 0, mK = 0;
-    std::vector<float> mPackedA, mBias;
+    std::vector<float> mPackedA, mBias, mWt;
     char mAlgo[64];
 };
 
