@@ -145,3 +145,69 @@ TEST(LinearFast, MatchesReferenceOnEveryTierAndThreadCount) {
         cpuSetTierOverride(-1);
     }
 }
+
+namespace {
+Out runMatMul2(const std::vector<int>& as, const std::vector<int>& bs, int threads, bool reference) {
+    if (reference) {
+        setenv("MNN_CONV_ALGO", "reference", 1);
+    } else {
+        unsetenv("MNN_CONV_ALGO");
+    }
+    ModelBuilder mb;
+    mb.input("a", as);
+    mb.input("b", bs);
+    mb.op(Schema::OpType::MatMul, "mm", {"a", "b"}, {"y"});
+    mb.output("y");
+    auto model = mb.finish();
+    Out out;
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    config.numThread = threads;
+    auto session = net->createSession(config);
+    unsetenv("MNN_CONV_ALGO");
+    if (!session) {
+        return out;
+    }
+    auto at = makeTensor(as, rnd(cnt(as), 3));
+    auto bt = makeTensor(bs, rnd(cnt(bs), 4));
+    net->getSessionInput(session, "a")->copyFromHostTensor(at.get());
+    net->getSessionInput(session, "b")->copyFromHostTensor(bt.get());
+    if (net->runSession(session) != NO_ERROR) {
+        return out;
+    }
+    auto y = net->getSessionOutput(session, "y");
+    Tensor host(y, Tensor::CAFFE, true);
+    y->copyToHostTensor(&host);
+    out.shape = host.shape();
+    out.y.assign(host.host<float>(), host.host<float>() + host.elementSize());
+    const char* algo = SessionIntrospect::algorithmOf(session, "mm");
+    out.algo = algo ? algo : "";
+    return out;
+}
+} // namespace
+
+TEST(LinearFast, BatchedMatMulOfTwoInputsMatchesReference) {
+    // attention-like products of two activations, with batch broadcast and K over the GEMM's K block
+    const std::vector<std::pair<std::vector<int>, std::vector<int>>> cases = {
+        {{2, 3, 5, 7}, {3, 7, 4}}, {{4, 6}, {1, 6, 9}}, {{2, 9, 300}, {2, 300, 33}}, {{1, 1, 8}, {3, 8, 1}}};
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < cases.size(); ++ci) {
+        Out ref = runMatMul2(cases[ci].first, cases[ci].second, 1, true);
+        ASSERT_FALSE(ref.y.empty()) << "case " << ci;
+        EXPECT_EQ(ref.algo, "reference");
+        const int k = cases[ci].first.back();
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            for (int threads = 1; threads <= 3; ++threads) {
+                Out fast = runMatMul2(cases[ci].first, cases[ci].second, threads, false);
+                ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
+                EXPECT_NE(fast.algo.find("batched-gemm"), std::string::npos) << fast.algo;
+                for (size_t i = 0; i < ref.y.size(); ++i) {
+                    ASSERT_NEAR(fast.y[i], ref.y[i], 1e-5 * fabs(ref.y[i]) + 2e-6 * (k + 2))
+                        << "case " << ci << " tier " << tier << " threads " << threads << " [" << i << "]";
+                }
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}

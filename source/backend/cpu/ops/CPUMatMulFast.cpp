@@ -201,6 +201,97 @@ private:
     char mAlgo[64];
 };
 
+// MatMul of two float inputs (activations, rank >= 2, numpy batch broadcast): per batch entry both
+// operands are packed into the backend scratch and one GEMM writes C [M x N] in place.
+class CPUBatchedMatMulFast : public Execution {
+public:
+    CPUBatchedMatMulFast(Backend* b, const LinearAttrs& a) : Execution(b) {
+        if (a.activation == Schema::FusedActivation::RELU) {
+            mPost.act = 1;
+        } else if (a.activation == Schema::FusedActivation::CLIP) {
+            mPost.act = 2;
+            mPost.lo = a.clipMin;
+            mPost.hi = a.clipMax;
+        }
+        mPool = static_cast<CPUBackend*>(b)->threadPool();
+        mAlgo[0] = 0;
+    }
+    const char* algorithm() const override {
+        return mAlgo;
+    }
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        auto a = TensorUtils::shape(inputs[0]);
+        auto b = TensorUtils::shape(inputs[1]);
+        auto c = TensorUtils::shape(outputs[0]);
+        if (a.size() < 2 || b.size() < 2 || c.size() < 2 || a.back() != b[b.size() - 2]) {
+            MNN_ERROR("MatMul: A %s and B %s do not multiply\n", TensorUtils::shapeString(a).c_str(),
+                      TensorUtils::shapeString(b).c_str());
+            return INVALID_VALUE;
+        }
+        mM = a[a.size() - 2];
+        mK = a.back();
+        mN = b.back();
+        std::vector<int> batch(c.begin(), c.end() - 2);
+        std::vector<int> batchA(a.begin(), a.end() - 2), batchB(b.begin(), b.end() - 2);
+        auto sa = CPUUtils::broadcastStrides(batchA, batch);
+        auto sb = CPUUtils::broadcastStrides(batchB, batch);
+        int64_t count = 1;
+        for (auto d : batch) {
+            count *= d;
+        }
+        mAOffset.assign((size_t)count, 0);
+        mBOffset.assign((size_t)count, 0);
+        for (int64_t f = 0; f < count; ++f) {
+            int64_t rest = f, oa = 0, ob = 0;
+            for (int d = (int)batch.size() - 1; d >= 0; --d) {
+                const int64_t idx = rest % batch[d];
+                rest /= batch[d];
+                oa += idx * sa[d];
+                ob += idx * sb[d];
+            }
+            mAOffset[(size_t)f] = oa * mM * mK;
+            mBOffset[(size_t)f] = ob * mK * mN;
+        }
+        mFuncs = &cpuCoreFunctions();
+        mBias.assign((size_t)((mM + mFuncs->mr - 1) / mFuncs->mr * mFuncs->mr), 0.0f);
+        mPackA = (size_t)gemmPackedASize(*mFuncs, mM, mK);
+        mPackA = (mPackA + 15) / 16 * 16;
+        const size_t packB = (size_t)gemmPackedBSize(*mFuncs, mN, mK);
+        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (mPackA + packB + 16))) {
+            return OUT_OF_MEMORY;
+        }
+        snprintf(mAlgo, sizeof(mAlgo), "batched-gemm %s", mFuncs->sgemmName);
+        return NO_ERROR;
+    }
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        if (mM == 0 || mN == 0) {
+            return NO_ERROR;
+        }
+        float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
+        float* pa = scratch;
+        float* pb = scratch + mPackA;
+        const float* a = inputs[0]->host<float>();
+        const float* b = inputs[1]->host<float>();
+        float* c = outputs[0]->host<float>();
+        for (size_t bi = 0; bi < mAOffset.size(); ++bi) {
+            gemmPackA(*mFuncs, a + mAOffset[bi], mK, mM, mK, pa);
+            gemmPackB(*mFuncs, b + mBOffset[bi], mN, mN, mK, pb);
+            gemmRunPacked(*mFuncs, mM, mN, mK, pa, pb, mBias.data(), c + (int64_t)bi * mM * mN, mN, mPost, mPool);
+        }
+        return NO_ERROR;
+    }
+
+private:
+    GemmPost mPost;
+    ThreadPool* mPool = nullptr;
+    const CPUCoreFunctions* mFuncs = nullptr;
+    int mM = 0, mN = 0, mK = 0;
+    size_t mPackA = 0;
+    std::vector<int64_t> mAOffset, mBOffset;
+    std::vector<float> mBias;
+    char mAlgo[64];
+};
+
 static bool isConstFloat(const Tensor* t) {
     return t && CPUUtils::isFloat(t) && TensorUtils::describe(t)->usage == Tensor::InsideDescribe::CONSTANT &&
            t->host<float>() != nullptr;
@@ -210,6 +301,11 @@ Execution* createFastLinear(const std::vector<Tensor*>& inputs, const LinearAttr
     const char* env = getenv("MNN_CONV_ALGO");
     if (env && strcmp(env, "reference") == 0) {
         return nullptr;
+    }
+    if (!attrs.gemm && inputs.size() == 2 && inputs[0] && inputs[1] && CPUUtils::isFloat(inputs[0]) &&
+        CPUUtils::isFloat(inputs[1]) && inputs[0]->dimensions() >= 2 && inputs[1]->dimensions() >= 2 &&
+        !(isConstFloat(inputs[1]) && inputs[1]->dimensions() == 2)) {
+        return new CPUBatchedMatMulFast(backend, attrs);
     }
     if (inputs.size() < 2 || !inputs[0] || !CPUUtils::isFloat(inputs[0]) || !isConstFloat(inputs[1]) ||
         inputs[1]->dimensions() != 2 || attrs.transA) {

@@ -15,7 +15,8 @@ struct LinearAttrs {
 };
 
 /**
- * The fast Execution when B is a constant float 2-D tensor, A is float (MatMul: rank >= 2; Gemm: no
+ * MatMul of two float inputs of rank >= 2 (B not a constant 2-D): batched packed GEMM. Otherwise the fast
+ * Execution when B is a constant float 2-D tensor, A is float (MatMul: rank >= 2; Gemm: no
  * transA) and Gemm's C is absent or a constant broadcasting along rows ([N], [1, N], [1], []);
  * else nullptr. env MNN_CONV_ALGO=reference disables it too.
  */
