@@ -82,7 +82,7 @@ def main():
             rows.append(r)
             print(json.dumps(r), flush=True)
     load_after = os.getloadavg()
-    stamp = datetime.datetime.utcnow().strftime("%Y-%m-%d_%H%M")
+    stamp = datetime.datetime.utcnow().strftime("%Y-%m-%d_%H%M%S")
     os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, "peers_%s.md" % stamp)
     with open(path, "w") as f:
