@@ -9,10 +9,15 @@ namespace MNN {
 
 CPURuntime::CPURuntime(const ScheduleConfig& config) {
     mThreads = config.numThread < 1 ? 1 : (config.numThread > 64 ? 64 : config.numThread);
+    if (mThreads > 1) {
+        mPool.reset(new ThreadPool(mThreads));
+    }
 }
 
 Backend* CPURuntime::onCreate(const BackendConfig* config) const {
-    return new CPUBackend(config, mThreads);
+    auto backend = new CPUBackend(config, mThreads);
+    backend->setThreadPool(mPool.get());
+    return backend;
 }
 
 static Runtime* createCPURuntime(const ScheduleConfig& config) {
@@ -31,6 +36,22 @@ CPUBackend::~CPUBackend() {
     mPlanned.clear();
     mStatic.clear();
     ::free(mArena);
+    ::free(mScratch);
+}
+
+bool CPUBackend::reserveScratch(size_t bytes) {
+    if (bytes <= mScratchBytes && mScratch) {
+        return true;
+    }
+    void* p = nullptr;
+    if (::posix_memalign(&p, 64, bytes > 0 ? bytes : 64) != 0 || !p) {
+        MNN_ERROR("CPU backend: cannot allocate %zu bytes of kernel scratch\n", bytes);
+        return false;
+    }
+    ::free(mScratch);
+    mScratch = (uint8_t*)p;
+    mScratchBytes = bytes;
+    return true;
 }
 
 Execution* CPUBackend::onCreate(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,

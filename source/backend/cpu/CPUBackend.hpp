@@ -6,6 +6,8 @@
 #include <vector>
 #include "core/ArenaPlanner.hpp"
 #include "core/Backend.hpp"
+#include <memory>
+#include "ThreadPool.hpp"
 
 namespace MNN {
 
@@ -20,8 +22,13 @@ public:
         return MNN_FORWARD_CPU;
     }
 
+    ThreadPool* threadPool() const {
+        return mPool.get();
+    }
+
 private:
     int mThreads;
+    std::unique_ptr<ThreadPool> mPool;  // persistent workers when mThreads > 1
 };
 
 class CPUBackend : public Backend {
@@ -54,8 +61,26 @@ public:
     int threadNumber() const {
         return mThreads;
     }
+    /** the runtime's worker pool (nullptr: run inline on the calling thread) */
+    ThreadPool* threadPool() const {
+        return mPool;
+    }
+    void setThreadPool(ThreadPool* pool) {
+        mPool = pool;
+    }
+    /**
+     * Scratch shared by this backend's Executions (they run one at a time): grow it in onResize,
+     * read scratch() in onExecute (a later reserve may move it, so do not keep the pointer).
+     */
+    bool reserveScratch(size_t bytes);
+    uint8_t* scratch() const {
+        return mScratch;
+    }
 
 private:
+    ThreadPool* mPool = nullptr;
+    uint8_t* mScratch = nullptr;
+    size_t mScratchBytes = 0;
     BackendConfig::PrecisionMode mPrecision = BackendConfig::Precision_Normal;
     int mThreads = 1;
     bool mImmediate = false;

@@ -3,6 +3,7 @@
 // the optimised kernels are checked against.
 #include <algorithm>
 #include "backend/cpu/CPUOpUtils.hpp"
+#include "CPUConvolutionFast.hpp"
 #include "shape/WindowGeometry.hpp"
 
 namespace MNN {
@@ -192,10 +193,14 @@ private:
     std::vector<double> mAccum;
 };
 
-static Execution* createConvolution(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
-                                    Backend* backend) {
+static Execution* createConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>&,
+                                    const Schema::Op* op, Backend* backend) {
     ConvAttrs attrs;
     attrs.load(op->param_as_ConvParam());
+    // 2-D with constant weights: packed GEMM / depthwise (MNN_CONV_ALGO=reference forces this one)
+    if (auto fast = createFastConvolution(inputs, attrs, backend)) {
+        return fast;
+    }
     return new CPUConvolution(backend, attrs, false);
 }
 

@@ -3,6 +3,7 @@
 // (wrapping like the C++ unsigned types); Gemm on integers uses double only when alpha or beta is not 1.
 #include <type_traits>
 #include "backend/cpu/CPUOpUtils.hpp"
+#include "CPUMatMulFast.hpp"
 
 namespace MNN {
 
@@ -215,14 +216,36 @@ static Activation activationOf(const Schema::GemmParam* p) {
     return act;
 }
 
-static Execution* createMatMul(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
+static LinearAttrs linearAttrs(const Schema::GemmParam* p, bool gemm) {
+    LinearAttrs a;
+    a.gemm = gemm;
+    if (p) {
+        a.alpha = gemm ? p->alpha() : 1.0f;
+        a.beta = gemm ? p->beta() : 1.0f;
+        a.transA = gemm && p->transA();
+        a.transB = gemm && p->transB();
+        a.activation = p->activation();
+        a.clipMin = p->clipMin();
+        a.clipMax = p->clipMax();
+    }
+    return a;
+}
+
+static Execution* createMatMul(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>&, const Schema::Op* op,
                                Backend* backend) {
+    // constant float 2-D B: packed SGEMM (CPUMatMulFast.cpp)
+    if (auto fast = createFastLinear(inputs, linearAttrs(op->param_as_GemmParam(), false), backend)) {
+        return fast;
+    }
     return new CPUMatMul(backend, activationOf(op->param_as_GemmParam()));
 }
 
-static Execution* createGemm(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
+static Execution* createGemm(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>&, const Schema::Op* op,
                              Backend* backend) {
     auto p = op->param_as_GemmParam();
+    if (auto fast = createFastLinear(inputs, linearAttrs(p, true), backend)) {
+        return fast;
+    }
     return new CPUGemm(backend, p ? p->alpha() : 1.0f, p ? p->beta() : 1.0f, p && p->transA(), p && p->transB(),
                        activationOf(p));
 }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <limits>
 #include "backend/cpu/CPUOpUtils.hpp"
+#include "CPUPoolingFast.hpp"
 #include "shape/WindowGeometry.hpp"
 
 namespace MNN {
@@ -157,10 +158,14 @@ private:
     std::vector<int64_t> mColStride;
 };
 
-static Execution* createPooling(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
-                                Backend* backend) {
+static Execution* createPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                const Schema::Op* op, Backend* backend) {
     PoolAttrs attrs;
     attrs.load(op->param_as_PoolParam());
+    // 2-D float Max / Average without Indices: direct loops (CPUPoolingFast.cpp)
+    if (auto fast = createFastPooling(inputs, outputs, attrs, backend)) {
+        return fast;
+    }
     return new CPUPooling(backend, attrs);
 }
 

@@ -1,0 +1,97 @@
+#include "CPUCoreFunctions.hpp"
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+
+namespace MNN {
+
+void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
+                       int accumulate, const GemmPost* post) {
+    float acc[4][8];
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 8; ++j) {
+            acc[i][j] = accumulate ? c[i * ldc + j] : bias[i];
+        }
+    }
+    for (int64_t p = 0; p < k; ++p) {
+        const float* ap = a + p * 4;
+        const float* bp = b + p * 8;
+        for (int i = 0; i < 4; ++i) {
+            for (int j = 0; j < 8; ++j) {
+                acc[i][j] += ap[i] * bp[j];
+            }
+        }
+    }
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 8; ++j) {
+            float v = acc[i][j];
+            if (post) {
+                if (post->act == 1) {
+                    v = v > 0.0f ? v : 0.0f;
+                } else if (post->act == 2) {
+                    v = std::min(std::max(v, post->lo), post->hi);
+                }
+            }
+            c[i * ldc + j] = v;
+        }
+    }
+}
+
+static CPUCoreFunctions gTables[kCPUTierCount];
+static std::atomic<int> gOverride{-1};
+
+static void fillTables() {
+    for (int t = 0; t < kCPUTierCount; ++t) {
+        auto& f = gTables[t];
+        f.tier = CPUTier::SCALAR;
+        f.sgemmName = "sgemm_4x8__scalar";
+        f.mr = 4;
+        f.nr = 8;
+        f.sgemm = sgemm_4x8__scalar;
+    }
+#if defined(__x86_64__) || defined(_M_X64)
+    const CPUTier best = cpuFeatures().best;
+    for (int t = 1; t < kCPUTierCount && t <= (int)best; ++t) {
+        auto& f = gTables[t];
+        f.tier = (CPUTier)t;
+        if (t == (int)CPUTier::SSE41) {
+            f.sgemmName = "sgemm_4x8__sse41";
+            f.mr = 4;
+            f.nr = 8;
+            f.sgemm = sgemm_4x8__sse41;
+        } else if (t == (int)CPUTier::AVX2) {
+            f.sgemmName = "sgemm_4x24__avx2";
+            f.mr = 4;
+            f.nr = 24;
+            f.sgemm = sgemm_4x24__avx2;
+        } else {
+            f.sgemmName = "sgemm_8x32__avx512";
+            f.mr = 8;
+            f.nr = 32;
+            f.sgemm = sgemm_8x32__avx512;
+        }
+    }
+#endif
+}
+
+const CPUCoreFunctions& cpuCoreFunctionsFor(CPUTier t) {
+    static std::once_flag once;
+    std::call_once(once, fillTables);
+    int i = std::min((int)t, (int)cpuFeatures().best);
+    i = std::max(i, 0);
+    return gTables[i];
+}
+
+const CPUCoreFunctions& cpuCoreFunctions() {
+    int o = gOverride.load(std::memory_order_relaxed);
+    if (o >= 0) {
+        return cpuCoreFunctionsFor((CPUTier)o);
+    }
+    return cpuCoreFunctionsFor(cpuTier());
+}
+
+void cpuSetTierOverride(int tier) {
+    gOverride.store(tier < 0 ? -1 : std::min(tier, kCPUTierCount - 1), std::memory_order_relaxed);
+}
+
+} // namespace MNN

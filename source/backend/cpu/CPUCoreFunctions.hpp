@@ -1,0 +1,57 @@
+// The one table of optimised CPU kernels, filled once per ISA tier (std::call_once).
+// Kernels live in x86/*_sse41.cpp, *_avx2.cpp, *_avx512.cpp (compiled with their ISA's flags only)
+// and CPUCoreFunctions.cpp (scalar). This header must stay free of inline code: it is included by
+// the ISA files, and an inline function compiled there with AVX flags could be picked by the linker.
+#ifndef MNN_CPU_CPUCOREFUNCTIONS_HPP
+#define MNN_CPU_CPUCOREFUNCTIONS_HPP
+
+#include <stdint.h>
+#include "CPUFeatures.hpp"
+
+namespace MNN {
+
+/** activation fused into the GEMM store: 0 none, 1 max(x, 0), 2 min(max(x, lo), hi) */
+struct GemmPost {
+    int act = 0;
+    float lo = 0.0f;
+    float hi = 0.0f;
+};
+
+/**
+ * One register tile: C[i][j] (i < MR, j < NR, row stride ldc) =
+ *   (accumulate ? C[i][j] : bias[i]) + sum_{p < k} a[p * MR + i] * b[p * NR + j]
+ * then the activation when post is not null. a: packed MR-row panel of A, b: packed NR-column
+ * panel of B (both k-major), bias: MR values. The full MR x NR tile is read / written.
+ */
+typedef void (*SgemmKernel)(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
+                            int accumulate, const GemmPost* post);
+
+struct CPUCoreFunctions {
+    CPUTier tier = CPUTier::SCALAR;
+    const char* sgemmName = "";  // e.g. "sgemm_4x24__avx2"
+    int mr = 0;                  // rows of a register tile (output channels)
+    int nr = 0;                  // columns of a register tile (output positions)
+    SgemmKernel sgemm = nullptr;
+};
+
+/** the table of the tier in use (cpuTier(), or the testing override) */
+const CPUCoreFunctions& cpuCoreFunctions();
+/** the table of tier t, clamped to the best tier this CPU has */
+const CPUCoreFunctions& cpuCoreFunctionsFor(CPUTier t);
+/** testing: makes cpuCoreFunctions() return tier t's table (clamped); -1 restores the default */
+void cpuSetTierOverride(int tier);
+
+// kernels of each ISA file (declared here, defined only there)
+void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
+                       int accumulate, const GemmPost* post);
+#if defined(__x86_64__) || defined(_M_X64)
+void sgemm_4x8__sse41(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
+                      int accumulate, const GemmPost* post);
+void sgemm_4x24__avx2(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
+                      int accumulate, const GemmPost* post);
+void sgemm_8x32__avx512(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
+                        int accumulate, const GemmPost* post);
+#endif
+
+} // namespace MNN
+#endif

@@ -1,0 +1,74 @@
+// A persistent worker pool owned by CPURuntime. parallelFor(n, fn, ctx) runs fn(ctx, i) for
+// i in [0, n), spread over the workers and the calling thread; it returns when all are done.
+// Workers spin briefly, then sleep on a condition variable. No allocation per call: the task is a
+// plain function pointer and a context pointer. The caller waits only for the tasks, never for a
+// worker to wake up, so a descheduled worker (busy machine) costs nothing.
+#ifndef MNN_CPU_THREADPOOL_HPP
+#define MNN_CPU_THREADPOOL_HPP
+
+#include <stdint.h>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace MNN {
+
+class ThreadPool {
+public:
+    typedef void (*TaskFn)(void* ctx, int index);
+
+    /** threads: total parallelism including the caller (1 = no workers, everything inline) */
+    explicit ThreadPool(int threads);
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    int threads() const {
+        return mThreads;
+    }
+    void parallelFor(int n, TaskFn fn, void* ctx);
+
+    /** f(i) for i in [0, n); f is referenced, not copied (no allocation) */
+    template <typename F>
+    void parallelFor(int n, F& f) {
+        parallelFor(n, [](void* c, int i) { (*static_cast<F*>(c))(i); }, &f);
+    }
+
+private:
+    void workerLoop();
+    /** claims and runs tasks of generation gen until none is left */
+    void runTasks(uint64_t gen);
+
+    // ticket = generation (16 bits) | count (24 bits) | next index (24 bits); a task is claimed by a
+    // CAS on it, so a worker waking late for a finished generation can never claim a later one's task
+    static constexpr int kIndexBits = 24;
+    static constexpr uint64_t kIndexMask = (1ull << kIndexBits) - 1;
+
+    int mThreads = 1;
+    std::vector<std::thread> mWorkers;
+    std::mutex mLock;          // serialises parallelFor callers
+    std::mutex mSleepLock;     // guards the sleep
+    std::condition_variable mWake;
+    std::atomic<uint64_t> mTicket{0};
+    std::atomic<bool> mStop{false};
+    std::atomic<int> mDone{0};  // tasks finished in the current generation
+    TaskFn mFn = nullptr;
+    void* mCtx = nullptr;
+};
+
+/** runs inline when pool is null or has one thread */
+template <typename F>
+inline void parallelFor(ThreadPool* pool, int n, F& f) {
+    if (!pool || pool->threads() <= 1 || n <= 1) {
+        for (int i = 0; i < n; ++i) {
+            f(i);
+        }
+        return;
+    }
+    pool->parallelFor(n, f);
+}
+
+} // namespace MNN
+#endif

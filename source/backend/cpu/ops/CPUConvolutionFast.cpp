@@ -1,0 +1,370 @@
+// Fast 2-D Convolution: per (batch, group) the input is packed into the GEMM's B panels (a copy for
+// 1x1 stride 1, im2col otherwise) and multiplied by the weights packed once at onResize; bias and
+// the fused activation happen in the GEMM's store. Depthwise (one input channel per group) uses a
+// direct kernel. fp32 accumulation; the reference kernel (CPUConvolution.cpp) is the oracle.
+#include "CPUConvolutionFast.hpp"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
+#include <memory>
+#include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUGemm.hpp"
+
+namespace MNN {
+
+namespace {
+
+enum class FastKind { GEMM_1X1, IM2COL, DEPTHWISE };
+
+// Packs columns [p*nr, p*nr + nr) of the im2col matrix (rows k = (ci, ky, kx), columns n = (oy, ox))
+// of one group's input planes into panel p.
+struct Im2ColJob {
+    const float* x;        // first input plane of the group
+    float* packed;
+    const int* iy0;        // per output column: oy * sh - ph
+    const int* ix0;        // per output column: ox * sw - pw
+    int cg, kh, kw, ih, iw, dh, dw, n, nr;
+    int ow, sw;            // output width, horizontal stride
+    bool direct1x1;
+    void operator()(int p) const {
+        const int64_t k = (int64_t)cg * kh * kw;
+        float* dst = packed + (int64_t)p * nr * k;
+        const int c0 = p * nr;
+        const int cols = std::min(nr, n - c0);
+        const int64_t plane = (int64_t)ih * iw;
+        if (direct1x1) {
+            for (int ci = 0; ci < cg; ++ci) {
+                float* d = dst + (int64_t)ci * nr;
+                memcpy(d, x + ci * plane + c0, sizeof(float) * cols);
+                for (int j = cols; j < nr; ++j) {
+                    d[j] = 0.0f;
+                }
+            }
+            return;
+        }
+        float* d = dst;
+        for (int ci = 0; ci < cg; ++ci) {
+            const float* xp = x + ci * plane;
+            for (int ky = 0; ky < kh; ++ky) {
+                for (int kx = 0; kx < kw; ++kx) {
+                    const int oyOff = ky * dh, oxOff = kx * dw;
+                    // runs of columns on one output row: one input row, ix = start + t * sw
+                    for (int j = 0; j < cols;) {
+                        const int col = c0 + j;
+                        const int run = std::min(cols - j, ow - col % ow);
+                        const int iy = iy0[col] + oyOff;
+                        float* dd = d + j;
+                        j += run;
+                        if ((unsigned)iy >= (unsigned)ih) {
+                            for (int t = 0; t < run; ++t) {
+                                dd[t] = 0.0f;
+                            }
+                            continue;
+                        }
+                        const float* xr = xp + (int64_t)iy * iw;
+                        const int start = ix0[col] + oxOff;
+                        int t0 = start >= 0 ? 0 : (-start + sw - 1) / sw;
+                        int t1 = start >= iw ? 0 : (iw - 1 - start) / sw + 1;
+                        t0 = std::min(t0, run);
+                        t1 = std::max(std::min(t1, run), t0);
+                        for (int t = 0; t < t0; ++t) {
+                            dd[t] = 0.0f;
+                        }
+                        if (sw == 1) {
+                            memcpy(dd + t0, xr + start + t0, sizeof(float) * (size_t)(t1 - t0));
+                        } else {
+                            for (int t = t0; t < t1; ++t) {
+                                dd[t] = xr[start + t * sw];
+                            }
+                        }
+                        for (int t = t1; t < run; ++t) {
+                            dd[t] = 0.0f;
+                        }
+                    }
+                    for (int j = cols; j < nr; ++j) {
+                        d[j] = 0.0f;
+                    }
+                    d += nr;
+                }
+            }
+        }
+    }
+};
+
+struct DepthwiseJob {
+    const float* x;
+    const float* w;
+    const float* bias;  // may be null
+    float* y;
+    int channels;       // input channels (= groups)
+    int mg;             // outputs per group
+    int ih, iw, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw;
+    int oxBegin, oxEnd; // output columns whose whole window lies inside the input row
+    GemmPost post;
+    // index = batch * (channels * mg) + output channel
+    void operator()(int idx) const {
+        const int m = channels * mg;
+        const int nb = idx / m, oc = idx % m;
+        const int g = oc / mg;
+        const float* xp = x + ((int64_t)nb * channels + g) * ih * iw;
+        const float* wk = w + (int64_t)oc * kh * kw;
+        float* yp = y + ((int64_t)nb * m + oc) * oh * ow;
+        const float b = bias ? bias[oc] : 0.0f;
+        for (int oy = 0; oy < oh; ++oy) {
+            float* yr = yp + (int64_t)oy * ow;
+            for (int ox = 0; ox < ow; ++ox) {
+                yr[ox] = b;
+            }
+            for (int ky = 0; ky < kh; ++ky) {
+                const int iy = oy * sh - ph + ky * dh;
+                if ((unsigned)iy >= (unsigned)ih) {
+                    continue;
+                }
+                const float* xr = xp + (int64_t)iy * iw;
+                for (int kx = 0; kx < kw; ++kx) {
+                    const float wv = wk[ky * kw + kx];
+                    const int off = kx * dw - pw;
+                    for (int ox = 0; ox < oxBegin && ox < ow; ++ox) {
+                        const int ix = ox * sw + off;
+                        if ((unsigned)ix < (unsigned)iw) {
+                            yr[ox] += wv * xr[ix];
+                        }
+                    }
+                    if (sw == 1) {
+                        const float* xs = xr + off;
+                        for (int ox = oxBegin; ox < oxEnd; ++ox) {
+                            yr[ox] += wv * xs[ox];
+                        }
+                    } else {
+                        for (int ox = oxBegin; ox < oxEnd; ++ox) {
+                            yr[ox] += wv * xr[ox * sw + off];
+                        }
+                    }
+                    for (int ox = std::max(oxEnd, oxBegin); ox < ow; ++ox) {
+                        const int ix = ox * sw + off;
+                        if ((unsigned)ix < (unsigned)iw) {
+                            yr[ox] += wv * xr[ix];
+                        }
+                    }
+                }
+            }
+            if (post.act == 1) {
+                for (int ox = 0; ox < ow; ++ox) {
+                    yr[ox] = yr[ox] > 0.0f ? yr[ox] : 0.0f;
+                }
+            } else if (post.act == 2) {
+                for (int ox = 0; ox < ow; ++ox) {
+                    yr[ox] = std::min(std::max(yr[ox], post.lo), post.hi);
+                }
+            }
+        }
+    }
+};
+
+} // namespace
+
+class CPUConvolutionFast : public Execution {
+public:
+    CPUConvolutionFast(Backend* b, const ConvAttrs& attrs) : Execution(b), mAttrs(attrs) {
+        if (attrs.activation == Schema::FusedActivation::RELU) {
+            mPost.act = 1;
+        } else if (attrs.activation == Schema::FusedActivation::CLIP) {
+            mPost.act = 2;
+            mPost.lo = attrs.clipMin;
+            mPost.hi = attrs.clipMax;
+        }
+        mPool = static_cast<CPUBackend*>(b)->threadPool();
+        snprintf(mAlgo, sizeof(mAlgo), "gemm");
+    }
+    ~CPUConvolutionFast() override = default;
+
+    const char* algorithm() const override {
+        return mAlgo;
+    }
+
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        std::vector<int> bias;
+        const bool hasBias = inputs.size() > 2 && inputs[2];
+        if (hasBias) {
+            bias = TensorUtils::shape(inputs[2]);
+        }
+        std::string err;
+        if (!resolveConv(mAttrs, false, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]),
+                         hasBias ? &bias : nullptr, &mGeom, &mOutChannels, &err)) {
+            MNN_ERROR("Convolution: %s\n", err.c_str());
+            return INVALID_VALUE;
+        }
+        if (mGeom.input.size() != 2) {
+            MNN_ERROR("Convolution: the fast path needs 2-D input, got %d spatial dims\n", (int)mGeom.input.size());
+            return NOT_SUPPORT;
+        }
+        mFuncs = &cpuCoreFunctions();
+        const int c = inputs[0]->length(1);
+        const int group = mAttrs.group;
+        mCg = c / group;
+        mMg = mOutChannels / group;
+        mK = mCg * mGeom.kernel[0] * mGeom.kernel[1];
+        mN = mGeom.output[0] * mGeom.output[1];
+        const float* w = inputs[1]->host<float>();
+        const float* b = hasBias ? inputs[2]->host<float>() : nullptr;
+        if (mCg == 1 && group > 1) {
+            mKind = FastKind::DEPTHWISE;
+            mWeights.assign(w, w + (int64_t)mOutChannels * mK);
+            mBias.assign((size_t)mOutChannels, 0.0f);
+            if (b) {
+                mBias.assign(b, b + mOutChannels);
+            }
+            // output columns whose window [ox*sw - pw, ox*sw - pw + (kw-1)*dw] lies inside [0, iw)
+            const int sw = mGeom.strides[1], pw = mGeom.padBegin[1], span = (mGeom.kernel[1] - 1) * mGeom.dilations[1];
+            int begin = 0;
+            while (begin < mGeom.output[1] && begin * sw - pw < 0) {
+                ++begin;
+            }
+            int end = begin;
+            while (end < mGeom.output[1] && end * sw - pw + span < mGeom.input[1]) {
+                ++end;
+            }
+            mOxBegin = begin;
+            mOxEnd = end;
+            snprintf(mAlgo, sizeof(mAlgo), "depthwise-direct");
+            return NO_ERROR;
+        }
+        const bool is1x1 = mGeom.kernel[0] == 1 && mGeom.kernel[1] == 1 && mGeom.strides[0] == 1 &&
+                           mGeom.strides[1] == 1 && mGeom.padBegin[0] == 0 && mGeom.padBegin[1] == 0 &&
+                           mGeom.output[0] == mGeom.input[0] && mGeom.output[1] == mGeom.input[1];
+        mKind = is1x1 ? FastKind::GEMM_1X1 : FastKind::IM2COL;
+        // weights: per group an [Mg x K] block of W (row-major [M, Cg, kh, kw]) packed for the kernel
+        const int64_t packedA = gemmPackedASize(*mFuncs, mMg, mK);
+        mPackedA.assign((size_t)(packedA * group), 0.0f);
+        const int mgPad = (mMg + mFuncs->mr - 1) / mFuncs->mr * mFuncs->mr;
+        mBias.assign((size_t)mgPad * group, 0.0f);
+        for (int g = 0; g < group; ++g) {
+            gemmPackA(*mFuncs, w + (int64_t)g * mMg * mK, mK, mMg, mK, mPackedA.data() + g * packedA);
+            for (int i = 0; b && i < mMg; ++i) {
+                mBias[(size_t)g * mgPad + i] = b[g * mMg + i];
+            }
+        }
+        mBiasStride = mgPad;
+        mPackedAStride = packedA;
+        // per output column: top-left input position of its window
+        mIy0.resize((size_t)mN);
+        mIx0.resize((size_t)mN);
+        for (int oy = 0, j = 0; oy < mGeom.output[0]; ++oy) {
+            for (int ox = 0; ox < mGeom.output[1]; ++ox, ++j) {
+                mIy0[j] = oy * mGeom.strides[0] - mGeom.padBegin[0];
+                mIx0[j] = ox * mGeom.strides[1] - mGeom.padBegin[1];
+            }
+        }
+        // scratch: one (batch, group)'s packed B, shared by the backend's Executions
+        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)gemmPackedBSize(*mFuncs, mN, mK))) {
+            return OUT_OF_MEMORY;
+        }
+        snprintf(mAlgo, sizeof(mAlgo), "%s %s", is1x1 ? "gemm-1x1" : "im2col-gemm", mFuncs->sgemmName);
+        return NO_ERROR;
+    }
+
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        const float* x = inputs[0]->host<float>();
+        float* y = outputs[0]->host<float>();
+        const int batch = inputs[0]->length(0);
+        const int c = inputs[0]->length(1);
+        const int ih = mGeom.input[0], iw = mGeom.input[1];
+        if (mKind == FastKind::DEPTHWISE) {
+            DepthwiseJob job;
+            job.x = x;
+            job.w = mWeights.data();
+            job.bias = mBias.data();
+            job.y = y;
+            job.channels = c;
+            job.mg = mMg;
+            job.ih = ih;
+            job.iw = iw;
+            job.oh = mGeom.output[0];
+            job.ow = mGeom.output[1];
+            job.kh = mGeom.kernel[0];
+            job.kw = mGeom.kernel[1];
+            job.sh = mGeom.strides[0];
+            job.sw = mGeom.strides[1];
+            job.ph = mGeom.padBegin[0];
+            job.pw = mGeom.padBegin[1];
+            job.dh = mGeom.dilations[0];
+            job.dw = mGeom.dilations[1];
+            job.oxBegin = mOxBegin;
+            job.oxEnd = mOxEnd;
+            job.post = mPost;
+            parallelFor(mPool, batch * mOutChannels, job);
+            return NO_ERROR;
+        }
+        const int group = mAttrs.group;
+        const int nr = mFuncs->nr;
+        const int panels = (mN + nr - 1) / nr;
+        float* packedB = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
+        for (int nb = 0; nb < batch; ++nb) {
+            for (int g = 0; g < group; ++g) {
+                Im2ColJob pack;
+                pack.x = x + ((int64_t)nb * c + (int64_t)g * mCg) * ih * iw;
+                pack.packed = packedB;
+                pack.iy0 = mIy0.data();
+                pack.ix0 = mIx0.data();
+                pack.cg = mCg;
+                pack.kh = mGeom.kernel[0];
+                pack.kw = mGeom.kernel[1];
+                pack.ih = ih;
+                pack.iw = iw;
+                pack.dh = mGeom.dilations[0];
+                pack.dw = mGeom.dilations[1];
+                pack.n = mN;
+                pack.ow = mGeom.output[1];
+                pack.sw = mGeom.strides[1];
+                pack.nr = nr;
+                pack.direct1x1 = mKind == FastKind::GEMM_1X1;
+                parallelFor(mPool, panels, pack);
+                float* yg = y + ((int64_t)nb * mOutChannels + (int64_t)g * mMg) * mN;
+                gemmRunPacked(*mFuncs, mMg, mN, mK, mPackedA.data() + g * mPackedAStride, packedB,
+                              mBias.data() + (size_t)g * mBiasStride, yg, mN, mPost, mPool);
+            }
+        }
+        return NO_ERROR;
+    }
+
+private:
+    ConvAttrs mAttrs;
+    GemmPost mPost;
+    ThreadPool* mPool = nullptr;
+    const CPUCoreFunctions* mFuncs = nullptr;
+    FastKind mKind = FastKind::IM2COL;
+    WindowGeometry mGeom;
+    int mOutChannels = 0, mCg = 0, mMg = 0, mK = 0, mN = 0;
+    int mOxBegin = 0, mOxEnd = 0;
+    int64_t mPackedAStride = 0;
+    size_t mBiasStride = 0;
+    std::vector<float> mPackedA, mWeights, mBias;
+    std::vector<int> mIy0, mIx0;
+    char mAlgo[64];
+};
+
+static bool isConstFloat(const Tensor* t) {
+    return t && CPUUtils::isFloat(t) && TensorUtils::describe(t)->usage == Tensor::InsideDescribe::CONSTANT &&
+           t->host<float>() != nullptr;
+}
+
+Execution* createFastConvolution(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs, Backend* backend) {
+    const char* env = getenv("MNN_CONV_ALGO");
+    if (env && strcmp(env, "reference") == 0) {
+        return nullptr;
+    }
+    if (inputs.size() < 2 || !inputs[0] || !CPUUtils::isFloat(inputs[0]) || !isConstFloat(inputs[1]) ||
+        inputs[1]->dimensions() != 4) {
+        return nullptr;
+    }
+    if (inputs.size() > 2 && inputs[2] && !isConstFloat(inputs[2])) {
+        return nullptr;
+    }
+    if (inputs[0]->dimensions() != 4 || attrs.group < 1) {
+        return nullptr;
+    }
+    return new CPUConvolutionFast(backend, attrs);
+}
+
+} // namespace MNN

@@ -1,0 +1,18 @@
+// Fast 2-D Convolution (constant weights): 1x1 / im2col + packed SGEMM, direct depthwise.
+#ifndef MNN_CPU_CPUCONVOLUTIONFAST_HPP
+#define MNN_CPU_CPUCONVOLUTIONFAST_HPP
+
+#include "backend/cpu/CPUOpUtils.hpp"
+#include "shape/WindowGeometry.hpp"
+
+namespace MNN {
+
+/**
+ * The fast Execution when the op is a 2-D convolution with constant float weights (and constant or
+ * absent bias), else nullptr (the caller uses the reference). env MNN_CONV_ALGO=reference|gemm
+ * forces a choice (reference: always nullptr).
+ */
+Execution* createFastConvolution(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs, Backend* backend);
+
+} // namespace MNN
+#endif

@@ -1,0 +1,15 @@
+// Fast 2-D Max / Average pooling (float, no Indices output).
+#ifndef MNN_CPU_CPUPOOLINGFAST_HPP
+#define MNN_CPU_CPUPOOLINGFAST_HPP
+
+#include "backend/cpu/CPUOpUtils.hpp"
+#include "shape/WindowGeometry.hpp"
+
+namespace MNN {
+
+/** the fast Execution for 2-D float MAXPOOL / AVERAGEPOOL with one output, else nullptr */
+Execution* createFastPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                             const PoolAttrs& attrs, Backend* backend);
+
+} // namespace MNN
+#endif

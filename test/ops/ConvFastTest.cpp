@@ -1,0 +1,269 @@
+// The fast Convolution path (packed SGEMM / 1x1 / im2col / depthwise) against the reference kernel
+// (MNN_CONV_ALGO=reference), for every ISA tier this CPU has and 1, 2, 3 threads, over edge shapes:
+// tile remainders, odd channels, 1x1, stride 2, dilation, groups, depthwise, padding, batch 2,
+// K above the GEMM's K block, fused ReLU / Clip. Also the thread pool and the kernel table.
+#include <math.h>
+#include <stdlib.h>
+#include <atomic>
+#include <random>
+#include <string>
+#include "NNTestUtils.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/CPUGemm.hpp"
+#include "backend/cpu/ThreadPool.hpp"
+#include "core/SessionIntrospect.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+
+namespace {
+
+struct ConvCase {
+    std::vector<int> x, w;
+    bool bias;
+    std::vector<int> kernel, strides, dilations, pads;
+    int group;
+    Schema::FusedActivation act;
+};
+
+std::vector<float> randomVec(size_t n, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    std::vector<float> v(n);
+    for (auto& e : v) {
+        e = d(gen);
+    }
+    return v;
+}
+
+size_t count(const std::vector<int>& d) {
+    size_t r = 1;
+    for (auto e : d) {
+        r *= (size_t)e;
+    }
+    return r;
+}
+
+struct Output {
+    std::vector<float> y;
+    std::vector<int> shape;
+    std::string algorithm;
+};
+
+Output runCase(const ConvCase& c, int threads, bool reference, unsigned seed) {
+    if (reference) {
+        setenv("MNN_CONV_ALGO", "reference", 1);
+    } else {
+        unsetenv("MNN_CONV_ALGO");
+    }
+    ModelBuilder mb;
+    mb.input("x", c.x);
+    mb.constant("w", c.w, randomVec(count(c.w), seed + 1));
+    if (c.bias) {
+        mb.constant("b", {c.w[0]}, randomVec((size_t)c.w[0], seed + 2));
+    }
+    auto op = mb.op(Schema::OpType::Convolution, "conv", {"x", "w", c.bias ? "b" : ""}, {"y"});
+    Schema::ConvParamT p;
+    p.kernel = c.kernel;
+    p.strides = c.strides;
+    p.dilations = c.dilations;
+    p.pads = c.pads;
+    p.group = c.group;
+    p.activation = c.act;
+    p.clipMin = -0.5f;
+    p.clipMax = 0.75f;
+    op->param.Set(p);
+    mb.output("y");
+    auto model = mb.finish();
+    Output out;
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    config.numThread = threads;
+    BackendConfig bc;
+    bc.precision = BackendConfig::Precision_High;
+    config.backendConfig = &bc;
+    auto session = net->createSession(config);
+    unsetenv("MNN_CONV_ALGO");
+    if (!session) {
+        return out;
+    }
+    auto xt = makeTensor(c.x, randomVec(count(c.x), seed));
+    net->getSessionInput(session, "x")->copyFromHostTensor(xt.get());
+    if (net->runSession(session) != NO_ERROR) {
+        return out;
+    }
+    auto y = net->getSessionOutput(session, "y");
+    Tensor host(y, Tensor::CAFFE, true);
+    y->copyToHostTensor(&host);
+    out.shape = host.shape();
+    out.y.assign(host.host<float>(), host.host<float>() + host.elementSize());
+    const char* algo = SessionIntrospect::algorithmOf(session, "conv");
+    out.algorithm = algo ? algo : "";
+    return out;
+}
+
+std::vector<ConvCase> cases() {
+    using A = Schema::FusedActivation;
+    return {
+        // 1x1 stride 1 (GEMM on the input planes), odd channels, N not a multiple of any tile width
+        {{1, 13, 7, 9}, {17, 13, 1, 1}, true, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, 1, A::RELU},
+        // 3x3 pad 1, batch 2, clip
+        {{2, 5, 11, 10}, {19, 5, 3, 3}, true, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 1, A::CLIP},
+        // stride 2, asymmetric pads, no bias
+        {{1, 3, 15, 17}, {8, 3, 3, 3}, false, {3, 3}, {2, 2}, {1, 1}, {1, 0, 0, 1}, 1, A::NONE},
+        // dilation 2
+        {{1, 4, 12, 12}, {9, 4, 3, 3}, true, {3, 3}, {1, 1}, {2, 2}, {2, 2, 2, 2}, 1, A::NONE},
+        // groups 2
+        {{1, 6, 8, 8}, {10, 3, 3, 3}, true, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 2, A::RELU},
+        // K = 576 > the GEMM's K block (accumulating store), M = 33
+        {{1, 64, 9, 9}, {33, 64, 3, 3}, true, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 1, A::RELU},
+        // 1x1 stride 2 (im2col path), 1x5 kernel with pads, single output position
+        {{1, 7, 10, 9}, {6, 7, 1, 1}, false, {1, 1}, {2, 2}, {1, 1}, {0, 0, 0, 0}, 1, A::NONE},
+        {{2, 3, 6, 13}, {5, 3, 1, 5}, true, {1, 5}, {1, 1}, {1, 1}, {0, 2, 0, 2}, 1, A::CLIP},
+        {{1, 7, 3, 3}, {5, 7, 3, 3}, true, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, 1, A::NONE},
+        // depthwise 3x3 pad 1, stride 2, multiplier 2, dilation 2
+        {{2, 8, 9, 9}, {8, 1, 3, 3}, true, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 8, A::RELU},
+        {{1, 5, 10, 11}, {5, 1, 3, 3}, false, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, 5, A::CLIP},
+        {{1, 4, 7, 8}, {8, 1, 3, 3}, true, {3, 3}, {1, 1}, {2, 2}, {2, 1, 0, 2}, 4, A::NONE},
+        {{1, 3, 2, 2}, {3, 1, 5, 5}, true, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, 3, A::NONE},
+    };
+}
+
+} // namespace
+
+TEST(ConvFast, MatchesReferenceOnEveryTierAndThreadCount) {
+    const auto all = cases();
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < all.size(); ++ci) {
+        const auto& c = all[ci];
+        const unsigned seed = 100 + (unsigned)ci * 7;
+        Output ref = runCase(c, 1, true, seed);
+        ASSERT_FALSE(ref.y.empty()) << "case " << ci;
+        EXPECT_EQ(ref.algorithm, "reference");
+        const int k = c.w[1] * c.w[2] * c.w[3];
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            const auto& funcs = cpuCoreFunctionsFor((CPUTier)tier);
+            for (int threads = 1; threads <= 3; ++threads) {
+                Output fast = runCase(c, threads, false, seed);
+                ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
+                const bool depthwise = c.w[1] == 1 && c.group > 1;
+                if (depthwise) {
+                    EXPECT_EQ(fast.algorithm, "depthwise-direct") << "case " << ci;
+                } else {
+                    EXPECT_NE(fast.algorithm.find(funcs.sgemmName), std::string::npos)
+                        << "case " << ci << " tier " << tier << ": " << fast.algorithm;
+                }
+                double worst = 0.0;
+                for (size_t i = 0; i < ref.y.size(); ++i) {
+                    // fp32 accumulation of k products of magnitude <= 1 against the reference's double
+                    const double tol = 1e-5 * fabs(ref.y[i]) + 1e-6 * (k + 1);
+                    const double err = fabs((double)fast.y[i] - (double)ref.y[i]);
+                    worst = std::max(worst, err - tol);
+                    if (!(err <= tol)) {
+                        ADD_FAILURE() << "case " << ci << " tier " << cpuTierName((CPUTier)tier) << " threads "
+                                      << threads << " [" << i << "] fast " << fast.y[i] << " ref " << ref.y[i];
+                        break;
+                    }
+                }
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}
+
+TEST(ConvFast, ReferenceForcedAndNonConstantWeightsUseReference) {
+    // weights as a graph input: not constant, so the reference kernel runs
+    ModelBuilder mb;
+    mb.input("x", {1, 2, 4, 4});
+    mb.input("w", {3, 2, 3, 3});
+    auto op = mb.op(Schema::OpType::Convolution, "conv", {"x", "w"}, {"y"});
+    Schema::ConvParamT p;
+    p.kernel = {3, 3};
+    op->param.Set(p);
+    mb.output("y");
+    auto model = mb.finish();
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    auto session = net->createSession(config);
+    ASSERT_NE(session, nullptr);
+    const char* algo = SessionIntrospect::algorithmOf(session, "conv");
+    ASSERT_NE(algo, nullptr);
+    EXPECT_STREQ(algo, "reference");
+}
+
+TEST(ConvFast, GemmKernelsAgainstPlainLoops) {
+    // every tier's packed GEMM, odd sizes, K across the block boundary, against a double loop
+    const int best = (int)cpuFeatures().best;
+    const int sizes[][3] = {{1, 1, 1}, {5, 7, 3}, {9, 33, 17}, {16, 64, 300}, {13, 50, 513}, {3, 2, 0}};
+    for (int tier = 0; tier <= best; ++tier) {
+        const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+        EXPECT_EQ((int)f.tier, tier);
+        for (auto& s : sizes) {
+            const int m = s[0], n = s[1], k = s[2];
+            auto a = randomVec((size_t)m * k, 1);
+            auto b = randomVec((size_t)k * n, 2);
+            auto bias = randomVec((size_t)m, 3);
+            std::vector<float> pa((size_t)gemmPackedASize(f, m, k) + 1), pb((size_t)gemmPackedBSize(f, n, k) + 1);
+            gemmPackA(f, a.data(), k, m, k, pa.data());
+            gemmPackB(f, b.data(), n, n, k, pb.data());
+            std::vector<float> biasPad((size_t)((m + f.mr - 1) / f.mr * f.mr), 0.0f);
+            std::copy(bias.begin(), bias.end(), biasPad.begin());
+            for (int threads = 1; threads <= 3; ++threads) {
+                ThreadPool pool(threads);
+                std::vector<float> c((size_t)m * n + 1, 12345.0f);
+                GemmPost post;
+                post.act = 2;
+                post.lo = -1.0f;
+                post.hi = 1.5f;
+                gemmRunPacked(f, m, n, k, pa.data(), pb.data(), biasPad.data(), c.data(), n, post, &pool);
+                EXPECT_EQ(c[(size_t)m * n], 12345.0f) << "wrote past C";
+                for (int i = 0; i < m; ++i) {
+                    for (int j = 0; j < n; ++j) {
+                        double acc = bias[i];
+                        for (int q = 0; q < k; ++q) {
+                            acc += (double)a[(size_t)i * k + q] * b[(size_t)q * n + j];
+                        }
+                        acc = std::min(std::max(acc, -1.0), 1.5);
+                        ASSERT_NEAR(c[(size_t)i * n + j], acc, 1e-6 * (k + 1))
+                            << f.sgemmName << " m" << m << " n" << n << " k" << k << " t" << threads;
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(ConvFast, ThreadPoolRunsEveryIndexOnce) {
+    for (int threads = 1; threads <= 4; ++threads) {
+        ThreadPool pool(threads);
+        EXPECT_EQ(pool.threads(), threads);
+        for (int n : {0, 1, 2, 3, 7, 100}) {
+            std::vector<std::atomic<int>> hits(n > 0 ? n : 1);
+            for (auto& h : hits) {
+                h = 0;
+            }
+            auto f = [&](int i) { hits[i].fetch_add(1); };
+            for (int rep = 0; rep < 3; ++rep) {
+                pool.parallelFor(n, f);
+            }
+            for (int i = 0; i < n; ++i) {
+                EXPECT_EQ(hits[i].load(), 3) << "threads " << threads << " n " << n << " i " << i;
+            }
+        }
+    }
+}
+
+TEST(ConvFast, TierEnvironmentParsing) {
+    CPUTier t;
+    EXPECT_TRUE(parseCPUTier("avx2", &t));
+    EXPECT_EQ(t, CPUTier::AVX2);
+    EXPECT_TRUE(parseCPUTier("scalar", &t));
+    EXPECT_EQ(t, CPUTier::SCALAR);
+    EXPECT_FALSE(parseCPUTier("avx9", &t));
+    EXPECT_FALSE(parseCPUTier(nullptr, &t));
+    // the active tier never exceeds what the CPU has
+    EXPECT_LE((int)cpuTier(), (int)cpuFeatures().best);
+    // asking for a higher tier than the CPU has clamps
+    EXPECT_LE((int)cpuCoreFunctionsFor(CPUTier::AVX512).tier, (int)cpuFeatures().best);
+}

@@ -1,0 +1,213 @@
+// Fast MatMul / Gemm (constant 2-D weights, packed SGEMM) against the reference kernels
+// (MNN_CONV_ALGO=reference), every ISA tier this CPU has, 1-3 threads: batched A, GEMV (M < 4), odd sizes,
+// K over the GEMM's K block, Gemm transB / alpha / beta / row bias, fused ReLU / Clip.
+#include <math.h>
+#include <stdlib.h>
+#include <random>
+#include <string>
+#include "NNTestUtils.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+#include "core/SessionIntrospect.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+
+namespace {
+
+struct LinCase {
+    bool gemm;
+    std::vector<int> a, b, c;  // c empty: no C
+    bool transB;
+    float alpha, beta;
+    Schema::FusedActivation act;
+};
+
+std::vector<float> rnd(size_t n, unsigned seed) {
+    std::mt19937 g(seed);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    std::vector<float> v(n);
+    for (auto& e : v) {
+        e = d(g);
+    }
+    return v;
+}
+
+size_t cnt(const std::vector<int>& d) {
+    size_t r = 1;
+    for (auto e : d) {
+        r *= (size_t)e;
+    }
+    return r;
+}
+
+struct Out {
+    std::vector<float> y;
+    std::vector<int> shape;
+    std::string algo;
+};
+
+Out runLin(const LinCase& t, int threads, bool reference, unsigned seed) {
+    if (reference) {
+        setenv("MNN_CONV_ALGO", "reference", 1);
+    } else {
+        unsetenv("MNN_CONV_ALGO");
+    }
+    ModelBuilder mb;
+    mb.input("a", t.a);
+    mb.constant("b", t.b, rnd(cnt(t.b), seed + 1));
+    if (!t.c.empty()) {
+        mb.constant("c", t.c, rnd(cnt(t.c), seed + 2));
+    }
+    auto op = mb.op(t.gemm ? Schema::OpType::Gemm : Schema::OpType::MatMul, "mm",
+                    {"a", "b", t.c.empty() ? "" : "c"}, {"y"});
+    Schema::GemmParamT p;
+    p.alpha = t.alpha;
+    p.beta = t.beta;
+    p.transB = t.transB;
+    p.activation = t.act;
+    p.clipMin = -0.25f;
+    p.clipMax = 0.5f;
+    op->param.Set(p);
+    mb.output("y");
+    auto model = mb.finish();
+    Out out;
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    config.numThread = threads;
+    auto session = net->createSession(config);
+    unsetenv("MNN_CONV_ALGO");
+    if (!session) {
+        return out;
+    }
+    auto at = makeTensor(t.a, rnd(cnt(t.a), seed));
+    net->getSessionInput(session, "a")->copyFromHostTensor(at.get());
+    if (net->runSession(session) != NO_ERROR) {
+        return out;
+    }
+    auto y = net->getSessionOutput(session, "y");
+    Tensor host(y, Tensor::CAFFE, true);
+    y->copyToHostTensor(&host);
+    out.shape = host.shape();
+    out.y.assign(host.host<float>(), host.host<float>() + host.elementSize());
+    const char* algo = SessionIntrospect::algorithmOf(session, "mm");
+    out.algo = algo ? algo : "";
+    return out;
+}
+
+} // namespace
+
+TEST(LinearFast, MatchesReferenceOnEveryTierAndThreadCount) {
+    using A = Schema::FusedActivation;
+    const std::vector<LinCase> cases = {
+        {false, {2, 3, 7, 13}, {13, 9}, {}, false, 1.0f, 1.0f, A::NONE},     // batched A
+        {false, {1, 300}, {300, 37}, {}, false, 1.0f, 1.0f, A::RELU},        // M = 1, K > block
+        {false, {33, 5}, {5, 50}, {}, false, 1.0f, 1.0f, A::CLIP},
+        {true, {4, 20}, {11, 20}, {11}, true, 0.5f, 2.0f, A::NONE},          // FC: transB, bias [N]
+        {true, {1, 64}, {64, 10}, {1, 10}, false, 1.0f, 1.0f, A::RELU},
+        {true, {9, 17}, {17, 3}, {}, false, 1.5f, 1.0f, A::CLIP},
+        {true, {5, 6}, {6, 4}, {1}, false, 1.0f, -1.0f, A::NONE},           // scalar C
+        {true, {3, 13}, {70, 13}, {70}, true, 1.0f, 1.0f, A::CLIP},          // GEMV, K % 8 != 0
+        {false, {2, 1, 1029}, {1029, 65}, {}, false, 1.0f, 1.0f, A::RELU},   // GEMV, 2 rows
+    };
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < cases.size(); ++ci) {
+        const auto& t = cases[ci];
+        const unsigned seed = 7 + (unsigned)ci * 11;
+        Out ref = runLin(t, 1, true, seed);
+        ASSERT_FALSE(ref.y.empty()) << "case " << ci;
+        EXPECT_EQ(ref.algo, "reference");
+        const int k = t.a.back();
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            for (int threads = 1; threads <= 3; ++threads) {
+                Out fast = runLin(t, threads, false, seed);
+                ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
+                size_t rows = 1;
+                for (size_t d = 0; d + 1 < t.a.size(); ++d) {
+                    rows *= (size_t)t.a[d];
+                }
+                if (rows < 4) {
+                    EXPECT_EQ(fast.algo, "gemv") << "case " << ci;
+                } else {
+                    EXPECT_NE(fast.algo.find(cpuCoreFunctionsFor((CPUTier)tier).sgemmName), std::string::npos)
+                        << "case " << ci << ": " << fast.algo;
+                }
+                for (size_t i = 0; i < ref.y.size(); ++i) {
+                    const double tol = 1e-5 * fabs(ref.y[i]) + 2e-6 * (k + 2);
+                    if (!(fabs((double)fast.y[i] - ref.y[i]) <= tol)) {
+                        ADD_FAILURE() << "case " << ci << " tier " << tier << " threads " << threads << " [" << i
+                                      << "] fast " << fast.y[i] << " ref " << ref.y[i];
+                        break;
+                    }
+                }
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}
+
+namespace {
+Out runMatMul2(const std::vector<int>& as, const std::vector<int>& bs, int threads, bool reference) {
+    if (reference) {
+        setenv("MNN_CONV_ALGO", "reference", 1);
+    } else {
+        unsetenv("MNN_CONV_ALGO");
+    }
+    ModelBuilder mb;
+    mb.input("a", as);
+    mb.input("b", bs);
+    mb.op(Schema::OpType::MatMul, "mm", {"a", "b"}, {"y"});
+    mb.output("y");
+    auto model = mb.finish();
+    Out out;
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    config.numThread = threads;
+    auto session = net->createSession(config);
+    unsetenv("MNN_CONV_ALGO");
+    if (!session) {
+        return out;
+    }
+    auto at = makeTensor(as, rnd(cnt(as), 3));
+    auto bt = makeTensor(bs, rnd(cnt(bs), 4));
+    net->getSessionInput(session, "a")->copyFromHostTensor(at.get());
+    net->getSessionInput(session, "b")->copyFromHostTensor(bt.get());
+    if (net->runSession(session) != NO_ERROR) {
+        return out;
+    }
+    auto y = net->getSessionOutput(session, "y");
+    Tensor host(y, Tensor::CAFFE, true);
+    y->copyToHostTensor(&host);
+    out.shape = host.shape();
+    out.y.assign(host.host<float>(), host.host<float>() + host.elementSize());
+    const char* algo = SessionIntrospect::algorithmOf(session, "mm");
+    out.algo = algo ? algo : "";
+    return out;
+}
+} // namespace
+
+TEST(LinearFast, BatchedMatMulOfTwoInputsMatchesReference) {
+    // attention-like products of two activations, with batch broadcast and K over the GEMM's K block
+    const std::vector<std::pair<std::vector<int>, std::vector<int>>> cases = {
+        {{2, 3, 5, 7}, {3, 7, 4}}, {{4, 6}, {1, 6, 9}}, {{2, 9, 300}, {2, 300, 33}}, {{1, 1, 8}, {3, 8, 1}}};
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < cases.size(); ++ci) {
+        Out ref = runMatMul2(cases[ci].first, cases[ci].second, 1, true);
+        ASSERT_FALSE(ref.y.empty()) << "case " << ci;
+        EXPECT_EQ(ref.algo, "reference");
+        const int k = cases[ci].first.back();
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            for (int threads = 1; threads <= 3; ++threads) {
+                Out fast = runMatMul2(cases[ci].first, cases[ci].second, threads, false);
+                ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
+                EXPECT_NE(fast.algo.find("batched-gemm"), std::string::npos) << fast.algo;
+                for (size_t i = 0; i < ref.y.size(); ++i) {
+                    ASSERT_NEAR(fast.y[i], ref.y[i], 1e-5 * fabs(ref.y[i]) + 2e-6 * (k + 2))
+                        << "case " << ci << " tier " << tier << " threads " << threads << " [" << i << "]";
+                }
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}

@@ -1,0 +1,116 @@
+// Fast 2-D Max / Average pooling against the reference kernel (MNN_CONV_ALGO=reference): pads,
+// stride, dilation, ceil_mode, count_include_pad, global, batch 2, 1-3 threads; Max bit-exact.
+#include <math.h>
+#include <stdlib.h>
+#include <random>
+#include <string>
+#include "NNTestUtils.hpp"
+#include "core/SessionIntrospect.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+
+namespace {
+
+struct PoolCase {
+    std::vector<int> x;
+    Schema::PoolType type;
+    bool global;
+    std::vector<int> kernel, strides, dilations, pads;
+    bool ceil, includePad;
+};
+
+struct PoolOut {
+    std::vector<float> y;
+    std::vector<int> shape;
+    std::string algo;
+};
+
+PoolOut runPool(const PoolCase& c, int threads, bool reference) {
+    if (reference) {
+        setenv("MNN_CONV_ALGO", "reference", 1);
+    } else {
+        unsetenv("MNN_CONV_ALGO");
+    }
+    ModelBuilder mb;
+    mb.input("x", c.x);
+    auto op = mb.op(Schema::OpType::Pooling, "pool", {"x"}, {"y"});
+    Schema::PoolParamT p;
+    p.type = c.type;
+    p.global = c.global;
+    p.kernel = c.kernel;
+    p.strides = c.strides;
+    p.dilations = c.dilations;
+    p.pads = c.pads;
+    p.ceilMode = c.ceil;
+    p.countIncludePad = c.includePad;
+    op->param.Set(p);
+    mb.output("y");
+    auto model = mb.finish();
+    PoolOut out;
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    config.numThread = threads;
+    auto session = net->createSession(config);
+    unsetenv("MNN_CONV_ALGO");
+    if (!session) {
+        return out;
+    }
+    size_t n = 1;
+    for (auto d : c.x) {
+        n *= (size_t)d;
+    }
+    std::mt19937 g(5);
+    std::uniform_real_distribution<float> d(-2.0f, 2.0f);
+    std::vector<float> xv(n);
+    for (auto& e : xv) {
+        e = d(g);
+    }
+    auto xt = makeTensor(c.x, xv);
+    net->getSessionInput(session, "x")->copyFromHostTensor(xt.get());
+    if (net->runSession(session) != NO_ERROR) {
+        return out;
+    }
+    auto y = net->getSessionOutput(session, "y");
+    Tensor host(y, Tensor::CAFFE, true);
+    y->copyToHostTensor(&host);
+    out.shape = host.shape();
+    out.y.assign(host.host<float>(), host.host<float>() + host.elementSize());
+    const char* algo = SessionIntrospect::algorithmOf(session, "pool");
+    out.algo = algo ? algo : "";
+    return out;
+}
+
+} // namespace
+
+TEST(PoolingFast, MatchesReference) {
+    using T = Schema::PoolType;
+    const std::vector<PoolCase> cases = {
+        {{2, 3, 11, 12}, T::MAXPOOL, false, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, false, false},  // resnet stem
+        {{1, 4, 10, 9}, T::MAXPOOL, false, {3, 2}, {2, 2}, {2, 1}, {1, 0, 2, 1}, true, false},
+        {{1, 2, 7, 7}, T::MAXPOOL, false, {2, 2}, {1, 1}, {1, 1}, {0, 0, 0, 0}, false, false},
+        {{2, 3, 9, 10}, T::AVERAGEPOOL, false, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, false, false},
+        {{2, 3, 9, 10}, T::AVERAGEPOOL, false, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, false, true},
+        {{1, 5, 8, 11}, T::AVERAGEPOOL, false, {3, 4}, {3, 2}, {1, 1}, {0, 1, 1, 2}, true, true},
+        {{1, 5, 8, 11}, T::AVERAGEPOOL, false, {2, 2}, {2, 2}, {2, 2}, {1, 1, 1, 1}, true, false},
+        {{2, 6, 7, 5}, T::AVERAGEPOOL, true, {}, {}, {}, {}, false, false},
+        {{2, 6, 7, 5}, T::MAXPOOL, true, {}, {}, {}, {}, false, false},
+    };
+    for (size_t ci = 0; ci < cases.size(); ++ci) {
+        PoolOut ref = runPool(cases[ci], 1, true);
+        ASSERT_FALSE(ref.y.empty()) << "case " << ci;
+        EXPECT_EQ(ref.algo, "reference");
+        for (int threads = 1; threads <= 3; ++threads) {
+            PoolOut fast = runPool(cases[ci], threads, false);
+            ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
+            EXPECT_EQ(fast.algo, "pool2d-direct");
+            for (size_t i = 0; i < ref.y.size(); ++i) {
+                if (cases[ci].type == T::MAXPOOL) {
+                    ASSERT_EQ(fast.y[i], ref.y[i]) << "case " << ci << " [" << i << "]";
+                } else {
+                    ASSERT_NEAR(fast.y[i], ref.y[i], 1e-6 * (1.0 + fabs(ref.y[i]))) << "case " << ci << " [" << i << "]";
+                }
+            }
+        }
+    }
+}
