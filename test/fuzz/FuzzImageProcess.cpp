@@ -2,6 +2,7 @@
 // and pixels (the buffers themselves are always as large as the API contract asks).
 #include <MNN/ImageProcess.hpp>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <memory>

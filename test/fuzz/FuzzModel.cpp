@@ -2,6 +2,7 @@
 // Build: CC=clang CXX=clang++ cmake -DMNN_FUZZ=ON; run: ./mnn_fuzz_model -max_total_time=60 CORPUS
 #include <MNN/Interpreter.hpp>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <memory>
 

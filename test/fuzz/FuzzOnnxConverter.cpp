@@ -2,6 +2,7 @@
 // model comes out, loading and running it.
 #include <MNN/Interpreter.hpp>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <memory>
 #include "MNNConverter.hpp"
