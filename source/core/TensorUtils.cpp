@@ -9,10 +9,12 @@ namespace TensorUtils {
 
 void setLinearLayout(Tensor* t) {
     auto& b = t->buffer();
-    int stride = 1;
+    // int64 with saturation: absurd shapes are refused right after, but must not overflow here
+    int64_t stride = 1;
     for (int i = b.dimensions - 1; i >= 0; --i) {
-        b.dim[i].stride = stride;
-        stride *= b.dim[i].extent;
+        b.dim[i].stride = stride > 0x7fffffff ? 0x7fffffff : (int)stride;
+        int64_t e = b.dim[i].extent > 0 ? b.dim[i].extent : 0;
+        stride = (stride > ((int64_t)1 << 40) || e > ((int64_t)1 << 31)) ? ((int64_t)1 << 40) : stride * e;
     }
 }
 

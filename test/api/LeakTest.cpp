@@ -49,5 +49,15 @@ TEST(Leak, ThousandLoadRunReleaseCyclesKeepRssFlat) {
     }
     long end = residentKB();
     printf("RSS after warm-up: %ld KiB, after 1000 cycles: %ld KiB (growth %ld KiB)\n", start, end, end - start);
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MNN_LEAK_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(MNN_LEAK_TEST_ASAN)
+    // ASan's quarantine keeps freed memory resident: LeakSanitizer checks for leaks in this build
+    printf("(RSS bound not checked under AddressSanitizer)\n");
+#else
     EXPECT_LT(end - start, 512) << "resident memory grew by " << (end - start) << " KiB";
+#endif
 }
