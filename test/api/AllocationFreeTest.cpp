@@ -164,3 +164,41 @@ TEST(AllocationFree, ExtraOpsRunSessionAllocatesNothing) {
     EXPECT_EQ(gAllocations.load() - before, 0) << "runSession allocated " << (gAllocations.load() - before) << " times";
 #endif
 }
+
+TEST(AllocationFree, ReduceAndTopKRunSessionAllocatesNothing) {
+#ifndef MNN_COUNT_ALLOCATIONS
+    GTEST_SKIP() << "allocation counting needs glibc without sanitizers";
+#else
+    ModelBuilder mb;
+    mb.input("x", {3, 8});
+    mb.constantInt64("axes", {1}, {1});
+    mb.constantInt64("k", {1}, {3});
+    Schema::ReduceParamT rp;
+    rp.type = Schema::ReduceType::MEAN;
+    mb.op(Schema::OpType::Reduce, "mean", {"x", "axes"}, {"m"})->param.Set(rp);
+    Schema::TopKParamT tp;
+    mb.op(Schema::OpType::TopK, "topk", {"x", "k"}, {"v", "i"})->param.Set(tp);
+    mb.output("m");
+    mb.output("v");
+    mb.output("i");
+    auto buf = mb.finish();
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(buf.data(), buf.size()));
+    auto session = net->createSession(ScheduleConfig());
+    ASSERT_NE(session, nullptr);
+    auto x = randomFloats(24, 4);
+    memcpy(net->getSessionInput(session, nullptr)->host<float>(), x.data(), x.size() * sizeof(float));
+    ASSERT_EQ(net->runSession(session), NO_ERROR);
+    long before = gAllocations.load();
+    ASSERT_EQ(net->runSession(session), NO_ERROR);
+    EXPECT_EQ(gAllocations.load() - before, 0);
+    // and the results are still right
+    auto m = net->getSessionOutput(session, "m");
+    for (int r = 0; r < 3; ++r) {
+        double s = 0;
+        for (int c = 0; c < 8; ++c) {
+            s += x[r * 8 + c];
+        }
+        EXPECT_NEAR(m->host<float>()[r], s / 8, 1e-5);
+    }
+#endif
+}

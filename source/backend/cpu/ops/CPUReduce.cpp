@@ -147,21 +147,63 @@ public:
     CPUReduce(Backend* b, ReduceType type, const std::vector<int64_t>& axes, bool noop)
         : Execution(b), mType(type), mAxes(axes), mNoop(noop) {
     }
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        // Axes from the parameter or a constant input are known now: plan once. Axes computed by the
+        // graph are read at execute (their values exist only then).
+        mPlanned = !axesFromInput(inputs) || TensorUtils::describe(inputs[1])->usage ==
+                                                 Tensor::InsideDescribe::CONSTANT;
+        return mPlanned ? plan(inputs, outputs) : NO_ERROR;
+    }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        const Tensor* in = inputs[0];
-        Tensor* out = outputs[0];
-        std::vector<int64_t> axes = mAxes;
-        if (inputs.size() > 1 && inputs[1]) {
-            axes.clear();
-            for (int64_t i = 0; i < TensorUtils::elementCount(inputs[1]); ++i) {
-                const Tensor* a = inputs[1];
-                axes.push_back(a->getType().bits == 64 ? a->host<int64_t>()[i] : a->host<int32_t>()[i]);
+        if (!mPlanned) {
+            auto code = plan(inputs, outputs);
+            if (code != NO_ERROR) {
+                return code;
             }
         }
-        if (axes.empty() && mNoop) {
+        const Tensor* in = inputs[0];
+        Tensor* out = outputs[0];
+        if (mCopy) {
             if (TensorUtils::byteSize(in) > 0) {
                 ::memcpy(out->host<void>(), in->host<void>(), (size_t)TensorUtils::byteSize(in));
             }
+            return NO_ERROR;
+        }
+        const ReduceType type = mType;
+        const auto& outerOffs = mOuterOffs;
+        const auto& innerOffs = mInnerOffs;
+        CPUUtils::dispatchType(in->getType(), [&](auto tag) {
+            typedef typename decltype(tag)::type T;
+            const T* x = in->host<T>();
+            T* y = out->host<T>();
+            for (size_t o = 0; o < outerOffs.size(); ++o) {
+                if constexpr (std::is_floating_point<T>::value) {
+                    y[o] = reduceFloat<T>(type, x + outerOffs[o], innerOffs);
+                } else {
+                    y[o] = reduceInt<T>(type, x + outerOffs[o], innerOffs);
+                }
+            }
+        });
+        return NO_ERROR;
+    }
+
+private:
+    static bool axesFromInput(const std::vector<Tensor*>& inputs) {
+        return inputs.size() > 1 && inputs[1];
+    }
+    // Element offsets of every output position and of every reduced element within one position.
+    ErrorCode plan(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+        const Tensor* in = inputs[0];
+        std::vector<int64_t> axes = mAxes;
+        if (axesFromInput(inputs)) {
+            axes.clear();
+            const Tensor* a = inputs[1];
+            for (int64_t i = 0; i < TensorUtils::elementCount(a); ++i) {
+                axes.push_back(a->getType().bits == 64 ? a->host<int64_t>()[i] : a->host<int32_t>()[i]);
+            }
+        }
+        mCopy = axes.empty() && mNoop;
+        if (mCopy) {
             return NO_ERROR;
         }
         auto shape = TensorUtils::shape(in);
@@ -179,31 +221,21 @@ public:
             kept[i] = !reduced[i];
         }
         auto st = CPUUtils::strides(shape);
-        auto outerOffs = offsetsOver(shape, st, kept);
-        auto innerOffs = offsetsOver(shape, st, reduced);
-        if ((int64_t)outerOffs.size() != TensorUtils::elementCount(out)) {
+        mOuterOffs = offsetsOver(shape, st, kept);
+        mInnerOffs = offsetsOver(shape, st, reduced);
+        if ((int64_t)mOuterOffs.size() != TensorUtils::elementCount(outputs[0])) {
             return INPUT_DATA_ERROR;
         }
-        const ReduceType type = mType;
-        CPUUtils::dispatchType(in->getType(), [&](auto tag) {
-            typedef typename decltype(tag)::type T;
-            const T* x = in->host<T>();
-            T* y = out->host<T>();
-            for (size_t o = 0; o < outerOffs.size(); ++o) {
-                if constexpr (std::is_floating_point<T>::value) {
-                    y[o] = reduceFloat<T>(type, x + outerOffs[o], innerOffs);
-                } else {
-                    y[o] = reduceInt<T>(type, x + outerOffs[o], innerOffs);
-                }
-            }
-        });
         return NO_ERROR;
     }
 
-private:
     ReduceType mType;
     std::vector<int64_t> mAxes;
     bool mNoop;
+    bool mPlanned = false;
+    bool mCopy = false;
+    std::vector<int64_t> mOuterOffs;
+    std::vector<int64_t> mInnerOffs;
 };
 
 static Execution* createReduce(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
