@@ -23,24 +23,32 @@ public:
         auto big = mSplit ? inputs[0] : outputs[0];
         int rank = big->dimensions();
         mNormAxis = ShapeUtils::normalizeAxis(mAxis, rank);
-        return mNormAxis < 0 ? INVALID_VALUE : NO_ERROR;
+        if (mNormAxis < 0) {
+            return INVALID_VALUE;
+        }
+        // bytes each part contributes per outer index, computed once per shape
+        const int es = DataCopy::elementSize(big);
+        mOuter = product(TensorUtils::shape(big), 0, mNormAxis);
+        auto& parts = mSplit ? outputs : inputs;
+        mPartBytes.clear();
+        for (auto t : parts) {
+            auto d = TensorUtils::shape(t);
+            mPartBytes.push_back(product(d, mNormAxis, (int)d.size()) * es);
+        }
+        return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         auto big = mSplit ? inputs[0] : outputs[0];
         auto& parts = mSplit ? outputs : inputs;
-        const int es = DataCopy::elementSize(big);
-        auto bigDims = TensorUtils::shape(big);
-        const int64_t outer = product(bigDims, 0, mNormAxis);
         uint8_t* whole = big->host<uint8_t>();
         int64_t pos = 0;
-        for (int64_t o = 0; o < outer; ++o) {
-            for (auto t : parts) {
-                auto d = TensorUtils::shape(t);
-                const int64_t bytes = product(d, mNormAxis, (int)d.size()) * es;
+        for (int64_t o = 0; o < mOuter; ++o) {
+            for (size_t k = 0; k < parts.size(); ++k) {
+                const int64_t bytes = mPartBytes[k];
                 if (bytes == 0) {
                     continue;
                 }
-                uint8_t* part = t->host<uint8_t>() + o * bytes;
+                uint8_t* part = parts[k]->host<uint8_t>() + o * bytes;
                 if (mSplit) {
                     ::memcpy(part, whole + pos, (size_t)bytes);
                 } else {
@@ -56,6 +64,8 @@ private:
     int mAxis;
     bool mSplit;
     int mNormAxis = 0;
+    int64_t mOuter = 0;
+    std::vector<int64_t> mPartBytes;
 };
 
 static Execution* createConcat(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
