@@ -13,16 +13,24 @@ static int64_t productOf(const std::vector<int>& v, size_t from, size_t to) {
     return r;
 }
 
+// product of a tensor's dims [from, rank) without building a shape vector (onExecute allocates nothing)
+static int64_t lengthsFrom(const Tensor* t, int from) {
+    int64_t n = 1;
+    for (int i = from; i < t->dimensions(); ++i) {
+        n *= t->length(i);
+    }
+    return n;
+}
+
 // y = (x - mean[c]) / sqrt(var[c] + eps) * scale[c] + B[c]
 class CPUBatchNorm : public Execution {
 public:
     CPUBatchNorm(Backend* b, float eps) : Execution(b), mEps(eps) {
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto shape = TensorUtils::shape(inputs[0]);
-        const int64_t batch = shape[0];
-        const int c = shape[1];
-        const int64_t inner = productOf(shape, 2, shape.size());
+        const int64_t batch = inputs[0]->length(0);
+        const int c = inputs[0]->length(1);
+        const int64_t inner = lengthsFrom(inputs[0], 2);
         const float* x = inputs[0]->host<float>();
         const float* scale = inputs[1]->host<float>();
         const float* bias = inputs[2]->host<float>();
@@ -70,12 +78,11 @@ public:
         : Execution(b), mEps(eps), mGroups(groups), mInstance(instance) {
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto shape = TensorUtils::shape(inputs[0]);
-        const int64_t batch = shape[0];
-        const int c = shape[1];
+        const int64_t batch = inputs[0]->length(0);
+        const int c = inputs[0]->length(1);
         const int groups = mInstance ? c : mGroups;
         const int perGroup = groups > 0 ? c / groups : 0;
-        const int64_t spatial = productOf(shape, 2, shape.size());
+        const int64_t spatial = lengthsFrom(inputs[0], 2);
         const float* x = inputs[0]->host<float>();
         const Tensor* scaleT = inputs.size() > 1 ? inputs[1] : nullptr;
         const Tensor* biasT = inputs.size() > 2 ? inputs[2] : nullptr;
