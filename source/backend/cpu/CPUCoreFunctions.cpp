@@ -48,6 +48,8 @@ static void fillTables() {
         f.mr = 4;
         f.nr = 8;
         f.sgemm = sgemm_4x8__scalar;
+        f.unaryF32 = unary_f32__scalar;
+        f.binaryF32 = binary_f32__scalar;
     }
 #if defined(__x86_64__) || defined(_M_X64)
     const CPUTier best = cpuFeatures().best;
@@ -55,16 +57,22 @@ static void fillTables() {
         auto& f = gTables[t];
         f.tier = (CPUTier)t;
         if (t == (int)CPUTier::SSE41) {
+            f.unaryF32 = unary_f32__sse41;
+            f.binaryF32 = binary_f32__sse41;
             f.sgemmName = "sgemm_4x8__sse41";
             f.mr = 4;
             f.nr = 8;
             f.sgemm = sgemm_4x8__sse41;
         } else if (t == (int)CPUTier::AVX2) {
+            f.unaryF32 = unary_f32__avx2;
+            f.binaryF32 = binary_f32__avx2;
             f.sgemmName = "sgemm_4x24__avx2";
             f.mr = 4;
             f.nr = 24;
             f.sgemm = sgemm_4x24__avx2;
         } else {
+            f.unaryF32 = unary_f32__avx512;
+            f.binaryF32 = binary_f32__avx512;
             f.sgemmName = "sgemm_8x32__avx512";
             f.mr = 8;
             f.nr = 32;

@@ -26,12 +26,28 @@ struct GemmPost {
 typedef void (*SgemmKernel)(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
                             int accumulate, const GemmPost* post);
 
+/** float32 unary kernels of the table (values are stable: tests name them) */
+enum class VecUnaryOp : int {
+    RELU = 0, CLIP, SIGMOID, SILU, HARD_SIGMOID, HARD_SWISH, TANH, EXP, GELU, GELU_TANH, LEAKY_RELU, ABS, NEG,
+    SQUARE, RECIPROCAL
+};
+constexpr int kVecUnaryOpCount = 15;
+/** float32 binary kernels of the table */
+enum class VecBinaryOp : int { ADD = 0, SUB, MUL, DIV, MAX, MIN };
+
+/** y[i] = op(x[i]) for i < n; a, b: CLIP's bounds, HARD_SIGMOID's alpha / beta, LEAKY_RELU's alpha */
+typedef void (*UnaryF32Kernel)(int op, const float* x, float* y, int64_t n, float a, float b);
+/** mode 0: c[i] = a[i] op b[i]; 1: c[i] = a[i] op b[0]; 2: c[i] = a[0] op b[i]   (i < n) */
+typedef void (*BinaryF32Kernel)(int op, const float* a, const float* b, float* c, int64_t n, int mode);
+
 struct CPUCoreFunctions {
     CPUTier tier = CPUTier::SCALAR;
     const char* sgemmName = "";  // e.g. "sgemm_4x24__avx2"
     int mr = 0;                  // rows of a register tile (output channels)
     int nr = 0;                  // columns of a register tile (output positions)
     SgemmKernel sgemm = nullptr;
+    UnaryF32Kernel unaryF32 = nullptr;    // unary_f32__<isa>
+    BinaryF32Kernel binaryF32 = nullptr;  // binary_f32__<isa>
 };
 
 /** the table of the tier in use (cpuTier(), or the testing override) */
@@ -44,7 +60,15 @@ void cpuSetTierOverride(int tier);
 // kernels of each ISA file (declared here, defined only there)
 void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
                        int accumulate, const GemmPost* post);
+void unary_f32__scalar(int op, const float* x, float* y, int64_t n, float a, float b);
+void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 #if defined(__x86_64__) || defined(_M_X64)
+void unary_f32__sse41(int op, const float* x, float* y, int64_t n, float a, float b);
+void binary_f32__sse41(int op, const float* a, const float* b, float* c, int64_t n, int mode);
+void unary_f32__avx2(int op, const float* x, float* y, int64_t n, float a, float b);
+void binary_f32__avx2(int op, const float* a, const float* b, float* c, int64_t n, int mode);
+void unary_f32__avx512(int op, const float* x, float* y, int64_t n, float a, float b);
+void binary_f32__avx512(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 void sgemm_4x8__sse41(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
                       int accumulate, const GemmPost* post);
 void sgemm_4x24__avx2(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,

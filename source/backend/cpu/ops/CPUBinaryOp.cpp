@@ -2,6 +2,7 @@
 #include <math.h>
 #include <type_traits>
 #include "backend/cpu/CPUOpUtils.hpp"
+#include "CPUElementwiseFast.hpp"
 
 namespace MNN {
 using Schema::BinaryOpType;
@@ -221,11 +222,14 @@ private:
     BroadcastPlan mPlan;
 };
 
-static Execution* createBinaryOp(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
-                                 Backend* backend) {
+static Execution* createBinaryOp(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>&,
+                                 const Schema::Op* op, Backend* backend) {
     auto p = op->param_as_BinaryParam();
     if (!p) {
         return nullptr;
+    }
+    if (auto fast = createFastBinary(inputs, p->type(), backend)) {
+        return fast;
     }
     return new CPUBinaryOp(backend, p->type());
 }

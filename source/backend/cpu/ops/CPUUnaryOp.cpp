@@ -6,6 +6,7 @@
 #include <type_traits>
 #include "CPUTypeDispatch.hpp"
 #include "backend/cpu/CPUOpUtils.hpp"
+#include "CPUElementwiseFast.hpp"
 
 namespace MNN {
 using Schema::UnaryOpType;
@@ -242,11 +243,14 @@ private:
     UnaryParams mParam;
 };
 
-static Execution* createUnaryOp(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
-                                Backend* backend) {
+static Execution* createUnaryOp(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>&,
+                                const Schema::Op* op, Backend* backend) {
     auto src = op->param_as_UnaryParam();
     if (!src) {
         return nullptr;
+    }
+    if (auto fast = createFastUnary(inputs, src, backend)) {
+        return fast;
     }
     UnaryParams p;
     p.type = src->type();

@@ -1,0 +1,19 @@
+// Fast float32 UnaryOp / BinaryOp over the kernel table (unaryF32 / binaryF32 of CPUCoreFunctions).
+#ifndef MNN_CPU_CPUELEMENTWISEFAST_HPP
+#define MNN_CPU_CPUELEMENTWISEFAST_HPP
+
+#include "backend/cpu/CPUOpUtils.hpp"
+
+namespace MNN {
+
+/**
+ * The fast Execution for a float32 unary op the table covers, else nullptr (the caller uses the
+ * reference). env MNN_ELEMENTWISE=reference forces nullptr (the reference kernels, computed in double).
+ */
+Execution* createFastUnary(const std::vector<Tensor*>& inputs, const Schema::UnaryParam* param, Backend* backend);
+
+/** the same for a float32 binary op (Add, Sub, Mul, Div, Max, Min) with numpy broadcasting */
+Execution* createFastBinary(const std::vector<Tensor*>& inputs, Schema::BinaryOpType type, Backend* backend);
+
+} // namespace MNN
+#endif
