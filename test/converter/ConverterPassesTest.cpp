@@ -296,3 +296,32 @@ TEST(ConverterPasses, HardSwishPatternsFused) {
         ref[i] = x[i] * std::min(6.0f, std::max(0.0f, x[i] + 3.0f)) / 6.0f;
     EXPECT_TRUE(allClose(runFloat(m.after, {{"x", {{12}, x}}})["y"], ref));
 }
+
+TEST(ConverterPasses, SiluPatternFused) {
+    REQUIRE_ENGINE_OPS(T::UnaryOp);
+    OnnxBuilder b(13);
+    b.input("x", {20});
+    b.node("Sigmoid", {"x"}, {"s"});
+    b.node("Mul", {"s", "x"}, {"y"});
+    // a sigmoid whose output is also read elsewhere stays
+    b.node("Sigmoid", {"y"}, {"s2"});
+    b.node("Mul", {"y", "s2"}, {"z"});
+    b.output("z");
+    b.output("s2");
+    auto m = convertBoth(b);
+    EXPECT_EQ(totalOps(m.before), 4);
+    EXPECT_EQ(totalOps(m.after), 3);
+    int silu = 0;
+    for (auto op : *netOf(m.after)->ops()) {
+        silu += op->param_as_UnaryParam() && op->param_as_UnaryParam()->type() == Schema::UnaryOpType::SILU;
+    }
+    EXPECT_EQ(silu, 1);
+    auto x = randomFloats(20, 12, -8, 8);
+    expectSameOutputs(m, {{"x", {{20}, x}}});
+    std::vector<float> ref(20);
+    for (int i = 0; i < 20; ++i) {
+        const double y = x[i] / (1.0 + std::exp(-(double)x[i]));
+        ref[i] = (float)(y / (1.0 + std::exp(-y)));
+    }
+    EXPECT_TRUE(allClose(runFloat(m.after, {{"x", {{20}, x}}})["z"], ref));
+}

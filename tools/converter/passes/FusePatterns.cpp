@@ -2,6 +2,7 @@
 //   LayerNorm: m = ReduceMean(x); d = x - m; v = ReduceMean(d^2 or d*d); y = d / Sqrt(v + eps) [* gamma] [+ beta]
 //   GELU:      0.5 * x * (1 + Erf(x / sqrt(2)))  (also x * 0.7071..., and the 0.5 in any position)
 //   HardSwish: x * HardSigmoid(x) (alpha 1/6, beta 0.5) or x * Clip(x + 3, 0, 6) / 6 (or * 1/6)
+//   SiLU:      x * Sigmoid(x) (Swish; EfficientNet, YOLO)
 #include <algorithm>
 #include <cmath>
 #include "Passes.hpp"
@@ -338,6 +339,33 @@ bool fuseHardSwish(Graph& g) {
                 emit({add, op, m, m2}, x, m2->outputs[0], op->name);
             }
         }
+    }
+    if (changed)
+        g.eraseOps(c.dead);
+    return changed;
+}
+
+bool fuseSilu(Graph& g) {
+    Ctx c(g);
+    bool changed = false;
+    size_t count = g.ops.size();
+    for (size_t i = 0; i < count; ++i) {
+        if (c.dead[i])
+            continue;
+        auto sig = g.ops[i].get();
+        if (!isUnary(sig, U::SIGMOID))
+            continue;
+        auto m = c.soleConsumer(sig->outputs[0]);
+        const int x = sig->inputs[0];
+        if (!isBinary(m, B::MUL) || otherOperand(m, sig->outputs[0]) != x)
+            continue;
+        c.kill(sig);
+        c.kill(m);
+        auto op = g.addOp(Schema::OpType::UnaryOp, sig->name + "_silu", {x}, {m->outputs[0]});
+        op->param.Set(Schema::UnaryParamT());
+        op->param.AsUnaryParam()->type = U::SILU;
+        c.dead.push_back(false);
+        changed = true;
     }
     if (changed)
         g.eraseOps(c.dead);

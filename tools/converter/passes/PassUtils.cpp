@@ -44,6 +44,7 @@ void runPasses(Graph& g) {
         changed |= fuseLayerNorm(g);
         changed |= fuseGelu(g);
         changed |= fuseHardSwish(g);
+        changed |= fuseSilu(g);
         changed |= foldBatchNorm(g);
         changed |= fuseActivation(g);
         changed |= removeIdentity(g);

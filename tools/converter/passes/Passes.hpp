@@ -26,6 +26,8 @@ bool eliminateTranspose(Graph& g);
 bool fuseLayerNorm(Graph& g);
 bool fuseGelu(Graph& g);
 bool fuseHardSwish(Graph& g);
+/** x * Sigmoid(x) -> UnaryOp SILU */
+bool fuseSilu(Graph& g);
 
 /** all passes to a fixed point */
 void runPasses(Graph& g);
