@@ -126,6 +126,12 @@ std::vector<ConvCase> cases() {
         {{1, 5, 10, 11}, {5, 1, 3, 3}, false, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, 5, A::CLIP},
         {{1, 4, 7, 8}, {8, 1, 3, 3}, true, {3, 3}, {1, 1}, {2, 2}, {2, 1, 0, 2}, 4, A::NONE},
         {{1, 3, 2, 2}, {3, 1, 5, 5}, true, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, 3, A::NONE},
+        // depthwise rows wider than 4 vectors of the widest tier, 5x5 stride 2 with asymmetric pads
+        {{1, 4, 9, 70}, {4, 1, 3, 3}, true, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 4, A::RELU},
+        {{2, 3, 13, 67}, {3, 1, 5, 5}, true, {5, 5}, {2, 2}, {1, 1}, {2, 1, 2, 3}, 3, A::CLIP},
+        // stride 3 (the direct loop), and a left pad wider than the columns any tap reads
+        {{1, 2, 10, 10}, {2, 1, 3, 3}, true, {3, 3}, {3, 3}, {1, 1}, {1, 1, 1, 1}, 2, A::NONE},
+        {{1, 2, 4, 1}, {2, 1, 3, 3}, true, {3, 3}, {1, 2}, {1, 1}, {1, 5, 1, 0}, 2, A::NONE},
     };
 }
 
@@ -149,7 +155,10 @@ TEST(ConvFast, MatchesReferenceOnEveryTierAndThreadCount) {
                 ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
                 const bool depthwise = c.w[1] == 1 && c.group > 1;
                 if (depthwise) {
-                    EXPECT_EQ(fast.algorithm, "depthwise-direct") << "case " << ci;
+                    // the vector kernel for horizontal stride 1 / 2, the direct loop otherwise
+                    const std::string want = c.strides[1] <= 2 ? std::string("depthwise ") + funcs.dwconvName
+                                                               : std::string("depthwise-direct");
+                    EXPECT_EQ(fast.algorithm, want) << "case " << ci;
                 } else {
                     EXPECT_NE(fast.algorithm.find(funcs.sgemmName), std::string::npos)
                         << "case " << ci << " tier " << tier << ": " << fast.algorithm;

@@ -50,6 +50,9 @@ static void fillTables() {
         f.sgemm = sgemm_4x8__scalar;
         f.unaryF32 = unary_f32__scalar;
         f.binaryF32 = binary_f32__scalar;
+        f.dwconvRows = dwconv_rows__scalar;
+        f.dwconvName = "dwconv_rows__scalar";
+        f.dwLanes = dwconv_lanes__scalar();
     }
 #if defined(__x86_64__) || defined(_M_X64)
     const CPUTier best = cpuFeatures().best;
@@ -59,6 +62,9 @@ static void fillTables() {
         if (t == (int)CPUTier::SSE41) {
             f.unaryF32 = unary_f32__sse41;
             f.binaryF32 = binary_f32__sse41;
+            f.dwconvRows = dwconv_rows__sse41;
+            f.dwconvName = "dwconv_rows__sse41";
+            f.dwLanes = dwconv_lanes__sse41();
             f.sgemmName = "sgemm_4x8__sse41";
             f.mr = 4;
             f.nr = 8;
@@ -66,6 +72,9 @@ static void fillTables() {
         } else if (t == (int)CPUTier::AVX2) {
             f.unaryF32 = unary_f32__avx2;
             f.binaryF32 = binary_f32__avx2;
+            f.dwconvRows = dwconv_rows__avx2;
+            f.dwconvName = "dwconv_rows__avx2";
+            f.dwLanes = dwconv_lanes__avx2();
             f.sgemmName = "sgemm_4x24__avx2";
             f.mr = 4;
             f.nr = 24;
@@ -73,6 +82,9 @@ static void fillTables() {
         } else {
             f.unaryF32 = unary_f32__avx512;
             f.binaryF32 = binary_f32__avx512;
+            f.dwconvRows = dwconv_rows__avx512;
+            f.dwconvName = "dwconv_rows__avx512";
+            f.dwLanes = dwconv_lanes__avx512();
             f.sgemmName = "sgemm_8x32__avx512";
             f.mr = 8;
             f.nr = 32;

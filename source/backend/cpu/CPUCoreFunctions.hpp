@@ -40,6 +40,15 @@ typedef void (*UnaryF32Kernel)(int op, const float* x, float* y, int64_t n, floa
 /** mode 0: c[i] = a[i] op b[i]; 1: c[i] = a[i] op b[0]; 2: c[i] = a[0] op b[i]   (i < n) */
 typedef void (*BinaryF32Kernel)(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 
+/**
+ * Depthwise rows: for oy < oh, ox < ow:
+ *   y[oy * ow + ox] = bias + sum_{t < taps} w[t] * src[oy * rowStep + tapOff[t] + ox], then post.
+ * src is a zero-padded plane laid out so that every tap is a contiguous run; it must be readable
+ * dwLanes floats past the last valid column of every row.
+ */
+typedef void (*DepthwiseRowsKernel)(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w,
+                                    int taps, float bias, float* y, int oh, int ow, const GemmPost* post);
+
 struct CPUCoreFunctions {
     CPUTier tier = CPUTier::SCALAR;
     const char* sgemmName = "";  // e.g. "sgemm_4x24__avx2"
@@ -48,6 +57,9 @@ struct CPUCoreFunctions {
     SgemmKernel sgemm = nullptr;
     UnaryF32Kernel unaryF32 = nullptr;    // unary_f32__<isa>
     BinaryF32Kernel binaryF32 = nullptr;  // binary_f32__<isa>
+    DepthwiseRowsKernel dwconvRows = nullptr;
+    const char* dwconvName = "";          // e.g. "dwconv_rows__avx512"
+    int dwLanes = 1;                      // floats per vector of the depthwise kernel
 };
 
 /** the table of the tier in use (cpuTier(), or the testing override) */
@@ -60,13 +72,25 @@ void cpuSetTierOverride(int tier);
 // kernels of each ISA file (declared here, defined only there)
 void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
                        int accumulate, const GemmPost* post);
+void dwconv_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
+                        float bias, float* y, int oh, int ow, const GemmPost* post);
+int dwconv_lanes__scalar();
 void unary_f32__scalar(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 #if defined(__x86_64__) || defined(_M_X64)
+void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
+                        float bias, float* y, int oh, int ow, const GemmPost* post);
+int dwconv_lanes__sse41();
 void unary_f32__sse41(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__sse41(int op, const float* a, const float* b, float* c, int64_t n, int mode);
+void dwconv_rows__avx2(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
+                        float bias, float* y, int oh, int ow, const GemmPost* post);
+int dwconv_lanes__avx2();
 void unary_f32__avx2(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__avx2(int op, const float* a, const float* b, float* c, int64_t n, int mode);
+void dwconv_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
+                        float bias, float* y, int oh, int ow, const GemmPost* post);
+int dwconv_lanes__avx512();
 void unary_f32__avx512(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__avx512(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 void sgemm_4x8__sse41(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,

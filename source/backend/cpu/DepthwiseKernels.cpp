@@ -1,0 +1,19 @@
+// Depthwise convolution rows, scalar tier (16-byte vectors): DepthwiseKernels.inl with this file's flags.
+#include <stdint.h>
+#include <string.h>
+#include "CPUCoreFunctions.hpp"
+
+#define MNN_DW_VEC_BYTES 16
+namespace {
+#include "DepthwiseKernels.inl"
+} // namespace
+
+namespace MNN {
+void dwconv_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
+                        float bias, float* y, int oh, int ow, const GemmPost* post) {
+    dwRows(src, rowStep, tapOff, w, taps, bias, y, oh, ow, post);
+}
+int dwconv_lanes__scalar() {
+    return kDwLanes;
+}
+} // namespace MNN

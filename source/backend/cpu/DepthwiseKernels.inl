@@ -1,0 +1,75 @@
+// Depthwise convolution rows, written once with GCC/Clang vector extensions and compiled once per
+// ISA tier: the including file defines MNN_DW_VEC_BYTES (16 / 32 / 64) and includes this inside its
+// own anonymous namespace (internal linkage: no ODR hazard across tiers), after <string.h>,
+// <stdint.h> and CPUCoreFunctions.hpp.
+//
+// The source is a zero-padded copy of one input plane in which every tap of every output row is a
+// contiguous run: tapOff[t] is the offset of tap t's first element relative to the row base
+// (oy * rowStep), so output x reads src[rowBase + tapOff[t] + ox]. (Stride-2 planes are stored as
+// even / odd column halves by the caller, which keeps the runs contiguous.) Rows carry at least one
+// vector of slack, so the last, partial vector of a row may read past the valid columns.
+
+typedef float DwVec __attribute__((vector_size(MNN_DW_VEC_BYTES)));
+constexpr int kDwLanes = MNN_DW_VEC_BYTES / 4;
+
+static inline DwVec dwLoad(const float* p) {
+    DwVec v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+static inline void dwStore(float* p, DwVec v) {
+    memcpy(p, &v, sizeof(v));
+}
+static inline DwVec dwSplat(float s) {
+    DwVec v = {};
+    return v + s;
+}
+
+static void dwRows(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps, float bias,
+                   float* y, int oh, int ow, const MNN::GemmPost* post) {
+    constexpr int L = kDwLanes;
+    for (int oy = 0; oy < oh; ++oy) {
+        const float* s = src + (int64_t)oy * rowStep;
+        float* yr = y + (int64_t)oy * ow;
+        int ox = 0;
+        for (; ox + 4 * L <= ow; ox += 4 * L) {
+            DwVec a0 = dwSplat(bias), a1 = a0, a2 = a0, a3 = a0;
+            for (int t = 0; t < taps; ++t) {
+                const float* p = s + tapOff[t] + ox;
+                const DwVec wv = dwSplat(w[t]);
+                a0 += wv * dwLoad(p);
+                a1 += wv * dwLoad(p + L);
+                a2 += wv * dwLoad(p + 2 * L);
+                a3 += wv * dwLoad(p + 3 * L);
+            }
+            dwStore(yr + ox, a0);
+            dwStore(yr + ox + L, a1);
+            dwStore(yr + ox + 2 * L, a2);
+            dwStore(yr + ox + 3 * L, a3);
+        }
+        for (; ox < ow; ox += L) {
+            DwVec a = dwSplat(bias);
+            for (int t = 0; t < taps; ++t) {
+                a += dwSplat(w[t]) * dwLoad(s + tapOff[t] + ox);
+            }
+            if (ox + L <= ow) {
+                dwStore(yr + ox, a);
+            } else {
+                float tmp[L];
+                dwStore(tmp, a);
+                memcpy(yr + ox, tmp, sizeof(float) * (size_t)(ow - ox));
+            }
+        }
+        if (post && post->act == 1) {
+            for (int i = 0; i < ow; ++i) {
+                yr[i] = yr[i] < 0.0f ? 0.0f : yr[i];
+            }
+        } else if (post && post->act == 2) {
+            const float lo = post->lo, hi = post->hi;
+            for (int i = 0; i < ow; ++i) {
+                float v = yr[i] < lo ? lo : yr[i];
+                yr[i] = v > hi ? hi : v;
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+// Depthwise convolution rows, sse41 tier (16-byte vectors): DepthwiseKernels.inl with this file's flags.
+#if defined(__x86_64__) || defined(_M_X64)
+#include <stdint.h>
+#include <string.h>
+#include "backend/cpu/CPUCoreFunctions.hpp"
+
+#define MNN_DW_VEC_BYTES 16
+namespace {
+#include "backend/cpu/DepthwiseKernels.inl"
+} // namespace
+
+namespace MNN {
+void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
+                        float bias, float* y, int oh, int ow, const GemmPost* post) {
+    dwRows(src, rowStep, tapOff, w, taps, bias, y, oh, ow, post);
+}
+int dwconv_lanes__sse41() {
+    return kDwLanes;
+}
+} // namespace MNN
+#endif
