@@ -1,37 +1,86 @@
 #!/usr/bin/env python3
-"""Times converted corpus models in MNNBenchmark (reference conv kernels via MNN_CONV_ALGO=reference,
-and the fast path) and the same ONNX models in ONNX Runtime (../shared/bench/ort_bench.py),
-interleaved round by round so machine load hits every engine alike. Writes a dated markdown table
-to benchmark/results/ with the load average before and after.
+"""The issue-5 benchmark: our MNNBenchmark against ONNX Runtime, Alibaba's MNN, ncnn, OpenVINO and
+OpenCV DNN on the same ONNX corpus, interleaved (every engine once per round, in a rotating order,
+so load drifts hit every engine alike), several rounds, medians. Writes a dated markdown table
+of medians, ratios to ORT, the best peer and the issue's targets, plus peak RSS per engine, to
+benchmark/results/peers_<stamp>.md (and the raw samples as .json beside it).
 
-usage: python3 benchmark/run_peers.py --bench BUILD/tools/MNNBenchmark --corpus DIR
-           [--models resnet18,mobilenet_v2] [--threads 1,2] [--rounds 3] [--loop 20] [--warmup 5] [--ref-loop 3] [--skip-ref]
-Needs: python3 -m pip install "onnxruntime==1.30.*" numpy (for the ORT column; skipped if missing).
+usage: python3 benchmark/run_peers.py --bench BUILD/tools/MNNBenchmark --convert BUILD/tools/converter/MNNConvert
+           --corpus DIR_WITH_ONNX [--models a,b] [--threads 1,2] [--rounds 3] [--loop 30] [--warmup 10]
+           [--engines ours,ort,mnn,ncnn,openvino,opencv] [--precision normal]
+Peers: python3 -m pip install "onnxruntime==1.30.*" MNN ncnn pnnx openvino numpy; OpenCV DNN from
+Debian's python3-opencv (run with /usr/bin/python3). A peer that is missing or fails is reported
+as n/a with its error, never silently dropped.
 """
 import argparse, datetime, json, os, platform, statistics, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.join(HERE, "..", "..", "shared", "bench")
+
+# issue 5's table: ORT ms and the best peer ms measured on this machine (1 thread, 2 threads)
+TARGETS = {
+    "mobilenet_v2": ((7.28, 7.21), (3.81, 3.81)),
+    "mobilenet_v3_large": ((5.72, 5.72), (3.35, 3.35)),
+    "resnet18": ((33.35, 19.40), (16.92, 12.57)),
+    "resnet50": ((74.85, 63.36), (37.96, 35.59)),
+    "squeezenet1_1": ((6.83, 5.44), (3.71, 3.47)),
+    "shufflenet_v2_x1_0": ((4.39, 4.04), (2.77, 2.63)),
+    "efficientnet_b0": ((11.64, 11.64), (6.69, 6.69)),
+    "inception_v3": ((103.8, 82.59), (53.67, 51.45)),
+}
+SHAPES = {"inception_v3": "1,3,299,299"}
 
 
-def mnn_run(bench, model, threads, loop, warmup, algo):
-    env = dict(os.environ)
-    env["MNN_CONV_ALGO"] = algo
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = f.name
-    try:
-        subprocess.run([bench, "--model", model, "--threads", str(threads), "--loop", str(loop),
-                        "--warmup", str(warmup), "--precision", "high", "--json", out],
-                       env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with open(out) as f:
-            return json.load(f)[0]["median_ms"]
-    finally:
-        os.unlink(out)
+def run_child(cmd, env=None):
+    """runs cmd, returns (stdout, peak RSS MiB of that child)"""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if p.returncode != 0:
+            raise RuntimeError((err.read().decode(errors="replace").strip().splitlines() or ["exit %d" % p.returncode])[-1][:200])
+        return out.read().decode(), ru.ru_maxrss / 1024.0
 
 
-def ort_run(script, model, threads, loop, warmup):
-    r = subprocess.run([sys.executable, script, model, str(threads), str(warmup), str(loop)],
-                       check=True, capture_output=True, text=True)
-    return json.loads(r.stdout.strip().splitlines()[-1])["median_ms"]
+def ours(a, name, threads, onnx):
+    mnn = os.path.join(a.cache, name + ".mnn")
+    if not os.path.exists(mnn):
+        subprocess.run([a.convert, "-f", "ONNX", "--modelFile", onnx, "--MNNModel", mnn], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    js = os.path.join(a.cache, "ours.json")
+    cmd = [a.bench, "--model", mnn, "--threads", str(threads), "--loop", str(a.loop), "--warmup", str(a.warmup),
+           "--precision", a.precision, "--json", js]
+    if name in SHAPES:
+        pass  # the model's own input shape is used
+    _, rss = run_child(cmd)
+    with open(js) as f:
+        r = json.load(f)[0]
+    return r["median_ms"], rss
+
+
+def peer(script, python, a, name, threads, onnx):
+    shape = SHAPES.get(name, "1,3,224,224")
+    cmd = [python, script, onnx, str(threads), str(a.warmup), str(a.loop), shape, a.cache]
+    out, rss = run_child(cmd)
+    r = json.loads(out.strip().splitlines()[-1])
+    if "error" in r:
+        raise RuntimeError(r["error"])
+    return r["median_ms"], rss
+
+
+def engines(a):
+    py = sys.executable
+    e = {
+        "ours": lambda n, t, o: ours(a, n, t, o),
+        "ort": lambda n, t, o: peer(os.path.join(SHARED, "ort_bench.py"), py, a, n, t, o),
+        "mnn": lambda n, t, o: peer(os.path.join(HERE, "peers", "mnn_bench.py"), py, a, n, t, o),
+        "ncnn": lambda n, t, o: peer(os.path.join(HERE, "peers", "ncnn_bench.py"), py, a, n, t, o),
+        "openvino": lambda n, t, o: peer(os.path.join(HERE, "peers", "openvino_bench.py"), py, a, n, t, o),
+        "opencv": lambda n, t, o: peer(os.path.join(SHARED, "cv_bench.py"), "/usr/bin/python3", a, n, t, o),
+    }
+    return {k: e[k] for k in a.engines.split(",")}
 
 
 def cpu_name():
@@ -45,64 +94,89 @@ def cpu_name():
     return platform.processor()
 
 
+def fmt(v):
+    return "%.2f" % v if isinstance(v, (int, float)) else "n/a"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", required=True)
+    ap.add_argument("--convert", required=True)
     ap.add_argument("--corpus", required=True)
-    ap.add_argument("--models", default="resnet18,mobilenet_v2,mobilenet_v3_small")
+    ap.add_argument("--models", default=",".join(TARGETS))
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--loop", type=int, default=20)
-    ap.add_argument("--warmup", type=int, default=5)
-    ap.add_argument("--ref-loop", type=int, default=3, help="timed runs of the (slow) reference conv")
-    ap.add_argument("--skip-ref", action="store_true", help="leave the reference column out")
-    ap.add_argument("--ort", default=os.path.join(HERE, "..", "..", "shared", "bench", "ort_bench.py"))
+    ap.add_argument("--loop", type=int, default=30)
+    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--precision", default="normal")
+    ap.add_argument("--engines", default="ours,ort,mnn,ncnn,openvino,opencv")
+    ap.add_argument("--cache", default=None, help="converted models (default: a folder under /tmp)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     a = ap.parse_args()
-    try:
-        import onnxruntime  # noqa: F401
-        have_ort = os.path.exists(a.ort)
-    except ImportError:
-        have_ort = False
+    a.cache = a.cache or os.path.join(tempfile.gettempdir(), "mnn-peer-cache")
+    os.makedirs(a.cache, exist_ok=True)
+    eng = engines(a)
+    names = list(eng)
     load_before = os.getloadavg()
-    rows = []
-    for name in a.models.split(","):
-        mnn = os.path.join(a.corpus, name + ".mnn")
-        onnx = os.path.join(a.corpus, name + ".onnx")
+    samples = {}  # (model, threads, engine) -> [ms], rss, error
+    for model in a.models.split(","):
+        onnx = os.path.join(a.corpus, model + ".onnx")
         for t in [int(x) for x in a.threads.split(",")]:
-            ref, fast, ort = [], [], []
-            for _ in range(a.rounds):  # interleaved: reference, fast, ORT, reference, ...
-                if not a.skip_ref:
-                    ref.append(mnn_run(a.bench, mnn, t, a.ref_loop, 1, "reference"))
-                fast.append(mnn_run(a.bench, mnn, t, a.loop, a.warmup, "gemm"))
-                if have_ort:
-                    ort.append(ort_run(a.ort, onnx, t, a.loop, a.warmup))
-            r = {"model": name, "threads": t, "ref": min(ref) if ref else None, "fast": min(fast),
-                 "ort": min(ort) if ort else None}
-            rows.append(r)
-            print(json.dumps(r), flush=True)
+            for rnd in range(a.rounds):
+                order = names[rnd % len(names):] + names[:rnd % len(names)]
+                for e in order:
+                    key = (model, t, e)
+                    s = samples.setdefault(key, {"ms": [], "rss": None, "error": None})
+                    if s["error"]:
+                        continue
+                    try:
+                        ms, rss = eng[e](model, t, onnx)
+                        s["ms"].append(ms)
+                        s["rss"] = rss  # the last round's: the first may include a one-off conversion
+                    except Exception as ex:  # reported in the table
+                        s["error"] = str(ex)
+            row = {e: samples[(model, t, e)] for e in names}
+            print(model, t, json.dumps({e: (statistics.median(v["ms"]) if v["ms"] else v["error"]) for e, v in row.items()}),
+                  flush=True)
     load_after = os.getloadavg()
-    stamp = datetime.datetime.utcnow().strftime("%Y-%m-%d_%H%M%S")
+    stamp = datetime.datetime.utcnow().strftime("%Y-%m-%d_%H%M")
     os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, "peers_%s.md" % stamp)
+    med = lambda k: statistics.median(samples[k]["ms"]) if k in samples and samples[k]["ms"] else None
+    peers = [e for e in names if e not in ("ours", "opencv")]
     with open(path, "w") as f:
-        f.write("# MNN vs ONNX Runtime, %s UTC\n\n" % stamp.replace("_", " "))
-        f.write("- CPU: %s, %d logical cores\n" % (cpu_name(), os.cpu_count()))
-        f.write("- load average (1/5/15 min) before: %.2f %.2f %.2f, after: %.2f %.2f %.2f\n"
-                % (load_before + load_after))
-        f.write("- each cell: best of %d interleaved rounds of the median of %d runs (%d warmup; MNN reference: "
-                "%d runs, 1 warmup), ms; precision high\n" % (a.rounds, a.loop, a.warmup, a.ref_loop))
-        f.write("- MNN reference = MNN_CONV_ALGO=reference (direct double-accumulating conv), "
-                "MNN fast = packed SGEMM / depthwise path\n\n")
-        f.write("| model | threads | MNN reference ms | MNN fast ms | speedup | ONNX Runtime ms | fast / ORT |\n")
-        f.write("|---|---|---|---|---|---|---|\n")
-        for r in rows:
-            ort = "%.2f" % r["ort"] if r["ort"] else "n/a"
-            ratio = "%.2f" % (r["fast"] / r["ort"]) if r["ort"] else "n/a"
-            refc = "%.2f" % r["ref"] if r["ref"] else "n/a"
-            speed = "%.2fx" % (r["ref"] / r["fast"]) if r["ref"] else "n/a"
-            f.write("| %s | %d | %s | %.2f | %s | %s | %s |\n" % (r["model"], r["threads"], refc, r["fast"], speed,
-                                                                 ort, ratio))
+        f.write("# Ours vs peers, %s UTC\n\n" % stamp.replace("_", " "))
+        f.write("- CPU: %s, %d logical cores; load average before %.2f %.2f %.2f, after %.2f %.2f %.2f\n"
+                % ((cpu_name(), os.cpu_count()) + load_before + load_after))
+        f.write("- each cell: median over %d interleaved rounds of each run's median of %d timed runs (%d warmup), ms; "
+                "ours at precision %s; peers f32 CPU defaults (ORT graph optimisation all)\n"
+                % (a.rounds, a.loop, a.warmup, a.precision))
+        f.write("- best peer = fastest of %s in this run; target = issue 5's ours/ORT bound (best peer of the issue's "
+                "table x 0.8 / ORT of that table); RSS = peak resident MiB of the engine's process\n\n" % ", ".join(peers))
+        f.write("| model | thr | " + " | ".join(names) + " | best peer | ours/ORT | target | ours/best | "
+                + " | ".join("RSS " + e for e in names) + " |\n")
+        f.write("|" + "---|" * (2 + len(names) + 4 + len(names)) + "\n")
+        for model in a.models.split(","):
+            for t in [int(x) for x in a.threads.split(",")]:
+                cells = [fmt(med((model, t, e))) for e in names]
+                pv = [(med((model, t, e)), e) for e in peers if med((model, t, e))]
+                best = min(pv) if pv else (None, "")
+                o, ort = med((model, t, "ours")), med((model, t, "ort"))
+                tgt = TARGETS.get(model)
+                target = (tgt[t - 1][1] * 0.8 / tgt[t - 1][0]) if tgt and t in (1, 2) else None
+                ratio = (o / ort) if o and ort else None
+                f.write("| %s | %d | %s | %s %s | %s | %s | %s | %s |\n" % (
+                    model, t, " | ".join(cells), fmt(best[0]), best[1], fmt(ratio), fmt(target),
+                    fmt(o / best[0]) if o and best[0] else "n/a",
+                    " | ".join("%.0f" % samples[(model, t, e)]["rss"] if samples[(model, t, e)]["rss"] else "n/a"
+                               for e in names)))
+        errs = [(k, v["error"]) for k, v in samples.items() if v["error"]]
+        if errs:
+            f.write("\nFailures:\n\n")
+            for k, err in errs:
+                f.write("- %s %d threads, %s: %s\n" % (k[0], k[1], k[2], err))
+    with open(path[:-3] + ".json", "w") as f:
+        json.dump({"%s|%d|%s" % k: v for k, v in samples.items()}, f, indent=0)
     print("wrote", path)
 
 
