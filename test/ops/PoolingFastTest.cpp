@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 #include "NNTestUtils.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
 #include "core/SessionIntrospect.hpp"
 
 using namespace MNN;
@@ -95,15 +96,26 @@ TEST(PoolingFast, MatchesReference) {
         {{1, 5, 8, 11}, T::AVERAGEPOOL, false, {2, 2}, {2, 2}, {2, 2}, {1, 1, 1, 1}, true, false},
         {{2, 6, 7, 5}, T::AVERAGEPOOL, true, {}, {}, {}, {}, false, false},
         {{2, 6, 7, 5}, T::MAXPOOL, true, {}, {}, {}, {}, false, false},
+        // whole-plane averages (the vector sum): large plane, and a window equal to the input
+        {{1, 4, 56, 57}, T::AVERAGEPOOL, true, {}, {}, {}, {}, false, false},
+        {{2, 3, 9, 10}, T::AVERAGEPOOL, false, {9, 10}, {1, 1}, {1, 1}, {0, 0, 0, 0}, false, false},
     };
     for (size_t ci = 0; ci < cases.size(); ++ci) {
         PoolOut ref = runPool(cases[ci], 1, true);
         ASSERT_FALSE(ref.y.empty()) << "case " << ci;
         EXPECT_EQ(ref.algo, "reference");
-        for (int threads = 1; threads <= 3; ++threads) {
+        const auto& c = cases[ci];
+        const bool whole = c.type == T::AVERAGEPOOL && (c.global || (c.kernel[0] == c.x[2] && c.kernel[1] == c.x[3]));
+        for (int run = 0; run < 3 * kCPUTierCount; ++run) {
+            const int threads = 1 + run % 3, tier = run / 3;
+            if (tier > (int)cpuFeatures().best) {
+                break;
+            }
+            cpuSetTierOverride(tier);
             PoolOut fast = runPool(cases[ci], threads, false);
+            cpuSetTierOverride(-1);
             ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
-            EXPECT_EQ(fast.algo, "pool2d-direct");
+            EXPECT_EQ(fast.algo, whole ? "global-average-vector" : "pool2d-direct") << "case " << ci;
             for (size_t i = 0; i < ref.y.size(); ++i) {
                 if (cases[ci].type == T::MAXPOOL) {
                     ASSERT_EQ(fast.y[i], ref.y[i]) << "case " << ci << " [" << i << "]";

@@ -53,6 +53,7 @@ static void fillTables() {
         f.dwconvRows = dwconv_rows__scalar;
         f.dwconvName = "dwconv_rows__scalar";
         f.dwLanes = dwconv_lanes__scalar();
+        f.planeSum = plane_sum__scalar;
     }
 #if defined(__x86_64__) || defined(_M_X64)
     const CPUTier best = cpuFeatures().best;
@@ -65,6 +66,7 @@ static void fillTables() {
             f.dwconvRows = dwconv_rows__sse41;
             f.dwconvName = "dwconv_rows__sse41";
             f.dwLanes = dwconv_lanes__sse41();
+            f.planeSum = plane_sum__sse41;
             f.sgemmName = "sgemm_4x8__sse41";
             f.mr = 4;
             f.nr = 8;
@@ -75,6 +77,7 @@ static void fillTables() {
             f.dwconvRows = dwconv_rows__avx2;
             f.dwconvName = "dwconv_rows__avx2";
             f.dwLanes = dwconv_lanes__avx2();
+            f.planeSum = plane_sum__avx2;
             f.sgemmName = "sgemm_4x24__avx2";
             f.mr = 4;
             f.nr = 24;
@@ -85,6 +88,7 @@ static void fillTables() {
             f.dwconvRows = dwconv_rows__avx512;
             f.dwconvName = "dwconv_rows__avx512";
             f.dwLanes = dwconv_lanes__avx512();
+            f.planeSum = plane_sum__avx512;
             f.sgemmName = "sgemm_8x32__avx512";
             f.mr = 8;
             f.nr = 32;

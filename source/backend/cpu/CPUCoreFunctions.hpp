@@ -60,6 +60,7 @@ struct CPUCoreFunctions {
     DepthwiseRowsKernel dwconvRows = nullptr;
     const char* dwconvName = "";          // e.g. "dwconv_rows__avx512"
     int dwLanes = 1;                      // floats per vector of the depthwise kernel
+    double (*planeSum)(const float* x, int64_t n) = nullptr;  // sum, vector partial sums then double
 };
 
 /** the table of the tier in use (cpuTier(), or the testing override) */
@@ -75,22 +76,26 @@ void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int6
 void dwconv_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__scalar();
+double plane_sum__scalar(const float* x, int64_t n);
 void unary_f32__scalar(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 #if defined(__x86_64__) || defined(_M_X64)
 void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__sse41();
+double plane_sum__sse41(const float* x, int64_t n);
 void unary_f32__sse41(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__sse41(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 void dwconv_rows__avx2(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__avx2();
+double plane_sum__avx2(const float* x, int64_t n);
 void unary_f32__avx2(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__avx2(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 void dwconv_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__avx512();
+double plane_sum__avx512(const float* x, int64_t n);
 void unary_f32__avx512(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__avx512(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 void sgemm_4x8__sse41(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,

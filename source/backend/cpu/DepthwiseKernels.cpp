@@ -13,6 +13,9 @@ void dwconv_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOf
                         float bias, float* y, int oh, int ow, const GemmPost* post) {
     dwRows(src, rowStep, tapOff, w, taps, bias, y, oh, ow, post);
 }
+double plane_sum__scalar(const float* x, int64_t n) {
+    return dwPlaneSum(x, n);
+}
 int dwconv_lanes__scalar() {
     return kDwLanes;
 }

@@ -73,3 +73,27 @@ static void dwRows(const float* src, int64_t rowStep, const int32_t* tapOff, con
         }
     }
 }
+
+/** sum of n floats: 4 vector accumulators (n / (4 L) terms each), combined in double at the end */
+static double dwPlaneSum(const float* x, int64_t n) {
+    constexpr int L = kDwLanes;
+    DwVec a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    int64_t i = 0;
+    for (; i + 4 * L <= n; i += 4 * L) {
+        a0 += dwLoad(x + i);
+        a1 += dwLoad(x + i + L);
+        a2 += dwLoad(x + i + 2 * L);
+        a3 += dwLoad(x + i + 3 * L);
+    }
+    for (; i + L <= n; i += L) {
+        a0 += dwLoad(x + i);
+    }
+    double s = 0.0;
+    for (int j = 0; j < L; ++j) {
+        s += (double)a0[j] + (double)a1[j] + (double)a2[j] + (double)a3[j];
+    }
+    for (; i < n; ++i) {
+        s += (double)x[i];
+    }
+    return s;
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <limits>
 #include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
 
 namespace MNN {
 
@@ -83,6 +84,17 @@ struct PoolJob {
         }
     }
 };
+// Average over whole planes (GlobalAveragePool, or a window equal to the unpadded input): the
+// table's vector sum per plane.
+struct GlobalAverageJob {
+    const CPUCoreFunctions* f;
+    const float* x;
+    float* y;
+    int64_t plane;
+    void operator()(int p) const {
+        y[p] = (float)(f->planeSum(x + plane * p, plane) / (double)plane);
+    }
+};
 } // namespace
 
 class CPUPoolingFast : public Execution {
@@ -91,7 +103,7 @@ public:
         mPool = static_cast<CPUBackend*>(b)->threadPool();
     }
     const char* algorithm() const override {
-        return "pool2d-direct";
+        return mGlobal ? "global-average-vector" : "pool2d-direct";
     }
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         std::string err;
@@ -103,9 +115,21 @@ public:
             MNN_ERROR("Pooling: the fast path needs 2-D input, got %d spatial dims\n", (int)mGeom.input.size());
             return NOT_SUPPORT;
         }
+        mFuncs = &cpuCoreFunctions();
+        mGlobal = mAttrs.type == Schema::PoolType::AVERAGEPOOL && mGeom.output[0] == 1 && mGeom.output[1] == 1 &&
+                  mGeom.kernel[0] == mGeom.input[0] && mGeom.kernel[1] == mGeom.input[1] && mGeom.padBegin[0] == 0 &&
+                  mGeom.padBegin[1] == 0 && mGeom.padEnd[0] == 0 && mGeom.padEnd[1] == 0 &&
+                  mGeom.dilations[0] == 1 && mGeom.dilations[1] == 1 && mGeom.input[0] > 0 && mGeom.input[1] > 0 &&
+                  mFuncs->planeSum != nullptr;
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        if (mGlobal) {
+            GlobalAverageJob g{mFuncs, inputs[0]->host<float>(), outputs[0]->host<float>(),
+                               (int64_t)mGeom.input[0] * mGeom.input[1]};
+            parallelFor(mPool, inputs[0]->length(0) * inputs[0]->length(1), g);
+            return NO_ERROR;
+        }
         PoolJob job;
         job.x = inputs[0]->host<float>();
         job.y = outputs[0]->host<float>();
@@ -134,6 +158,8 @@ private:
     PoolAttrs mAttrs;
     WindowGeometry mGeom;
     ThreadPool* mPool = nullptr;
+    const CPUCoreFunctions* mFuncs = nullptr;
+    bool mGlobal = false;
 };
 
 Execution* createFastPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,

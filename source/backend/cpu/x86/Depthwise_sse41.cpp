@@ -14,6 +14,9 @@ void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff
                         float bias, float* y, int oh, int ow, const GemmPost* post) {
     dwRows(src, rowStep, tapOff, w, taps, bias, y, oh, ow, post);
 }
+double plane_sum__sse41(const float* x, int64_t n) {
+    return dwPlaneSum(x, n);
+}
 int dwconv_lanes__sse41() {
     return kDwLanes;
 }
