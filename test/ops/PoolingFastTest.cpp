@@ -2,6 +2,7 @@
 // stride, dilation, ceil_mode, count_include_pad, global, batch 2, 1-3 threads; Max bit-exact.
 #include <math.h>
 #include <stdlib.h>
+#include <limits>
 #include <random>
 #include <string>
 #include "NNTestUtils.hpp"
@@ -19,6 +20,7 @@ struct PoolCase {
     bool global;
     std::vector<int> kernel, strides, dilations, pads;
     bool ceil, includePad;
+    int nanEvery = 0;  // > 0: every nanEvery-th input element is NaN
 };
 
 struct PoolOut {
@@ -64,8 +66,11 @@ PoolOut runPool(const PoolCase& c, int threads, bool reference) {
     std::mt19937 g(5);
     std::uniform_real_distribution<float> d(-2.0f, 2.0f);
     std::vector<float> xv(n);
-    for (auto& e : xv) {
-        e = d(g);
+    for (size_t i = 0; i < xv.size(); ++i) {
+        xv[i] = d(g);
+        if (c.nanEvery > 0 && i % (size_t)c.nanEvery == 3) {
+            xv[i] = std::numeric_limits<float>::quiet_NaN();
+        }
     }
     auto xt = makeTensor(c.x, xv);
     net->getSessionInput(session, "x")->copyFromHostTensor(xt.get());
@@ -96,6 +101,15 @@ TEST(PoolingFast, MatchesReference) {
         {{1, 5, 8, 11}, T::AVERAGEPOOL, false, {2, 2}, {2, 2}, {2, 2}, {1, 1, 1, 1}, true, false},
         {{2, 6, 7, 5}, T::AVERAGEPOOL, true, {}, {}, {}, {}, false, false},
         {{2, 6, 7, 5}, T::MAXPOOL, true, {}, {}, {}, {}, false, false},
+        // windows entirely in the padding (left pad wider than the kernel), wide rows, stride 3 (direct loop)
+        {{1, 2, 5, 3}, T::MAXPOOL, false, {2, 2}, {2, 2}, {1, 1}, {0, 3, 0, 0}, false, false},
+        {{1, 2, 5, 3}, T::AVERAGEPOOL, false, {2, 2}, {2, 2}, {1, 1}, {0, 3, 0, 0}, false, true},
+        {{1, 3, 6, 75}, T::MAXPOOL, false, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, false, false},
+        {{1, 3, 6, 75}, T::AVERAGEPOOL, false, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, false, false},
+        {{1, 3, 10, 10}, T::MAXPOOL, false, {3, 3}, {3, 3}, {1, 1}, {1, 1, 1, 1}, false, false},
+        // NaN inputs: any NaN in a max window gives NaN (vector, direct and reference alike)
+        {{1, 2, 9, 11}, T::MAXPOOL, false, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, false, false, 29},
+        {{1, 2, 9, 11}, T::MAXPOOL, false, {3, 3}, {3, 3}, {1, 1}, {1, 1, 1, 1}, false, false, 29},
         // whole-plane averages (the vector sum): large plane, and a window equal to the input
         {{1, 4, 56, 57}, T::AVERAGEPOOL, true, {}, {}, {}, {}, false, false},
         {{2, 3, 9, 10}, T::AVERAGEPOOL, false, {9, 10}, {1, 1}, {1, 1}, {0, 0, 0, 0}, false, false},
@@ -115,9 +129,17 @@ TEST(PoolingFast, MatchesReference) {
             PoolOut fast = runPool(cases[ci], threads, false);
             cpuSetTierOverride(-1);
             ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
-            EXPECT_EQ(fast.algo, whole ? "global-average-vector" : "pool2d-direct") << "case " << ci;
+            const std::string vec = std::string("pool_rows__") + cpuTierName((CPUTier)tier) +
+                                    (c.type == T::MAXPOOL ? " max" : " avg");
+            const bool direct = !whole && !c.global && c.strides[1] > 2;
+            EXPECT_EQ(fast.algo, whole ? std::string("global-average-vector") : (direct ? std::string("pool2d-direct") : vec))
+                << "case " << ci;
             for (size_t i = 0; i < ref.y.size(); ++i) {
                 if (cases[ci].type == T::MAXPOOL) {
+                    if (ref.y[i] != ref.y[i]) {
+                        ASSERT_TRUE(fast.y[i] != fast.y[i]) << "case " << ci << " [" << i << "]";
+                        continue;
+                    }
                     ASSERT_EQ(fast.y[i], ref.y[i]) << "case " << ci << " [" << i << "]";
                 } else {
                     ASSERT_NEAR(fast.y[i], ref.y[i], 1e-6 * (1.0 + fabs(ref.y[i]))) << "case " << ci << " [" << i << "]";

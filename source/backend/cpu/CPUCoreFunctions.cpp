@@ -54,6 +54,7 @@ static void fillTables() {
         f.dwconvName = "dwconv_rows__scalar";
         f.dwLanes = dwconv_lanes__scalar();
         f.planeSum = plane_sum__scalar;
+        f.poolRows = pool_rows__scalar;
     }
 #if defined(__x86_64__) || defined(_M_X64)
     const CPUTier best = cpuFeatures().best;
@@ -67,6 +68,7 @@ static void fillTables() {
             f.dwconvName = "dwconv_rows__sse41";
             f.dwLanes = dwconv_lanes__sse41();
             f.planeSum = plane_sum__sse41;
+            f.poolRows = pool_rows__sse41;
             f.sgemmName = "sgemm_4x8__sse41";
             f.mr = 4;
             f.nr = 8;
@@ -78,6 +80,7 @@ static void fillTables() {
             f.dwconvName = "dwconv_rows__avx2";
             f.dwLanes = dwconv_lanes__avx2();
             f.planeSum = plane_sum__avx2;
+            f.poolRows = pool_rows__avx2;
             f.sgemmName = "sgemm_4x24__avx2";
             f.mr = 4;
             f.nr = 24;
@@ -89,6 +92,7 @@ static void fillTables() {
             f.dwconvName = "dwconv_rows__avx512";
             f.dwLanes = dwconv_lanes__avx512();
             f.planeSum = plane_sum__avx512;
+            f.poolRows = pool_rows__avx512;
             f.sgemmName = "sgemm_8x32__avx512";
             f.mr = 8;
             f.nr = 32;

@@ -49,6 +49,13 @@ typedef void (*BinaryF32Kernel)(int op, const float* a, const float* b, float* c
 typedef void (*DepthwiseRowsKernel)(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w,
                                     int taps, float bias, float* y, int oh, int ow, const GemmPost* post);
 
+/**
+ * Pooling rows over the padded layout of DepthwiseRowsKernel: y = max over taps (NaN propagates;
+ * pad with -inf) or sum over taps * invY[oy] * invX[ox] (pad with 0).
+ */
+typedef void (*PoolRowsKernel)(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
+                               const float* invY, const float* invX, float* y, int oh, int ow);
+
 struct CPUCoreFunctions {
     CPUTier tier = CPUTier::SCALAR;
     const char* sgemmName = "";  // e.g. "sgemm_4x24__avx2"
@@ -61,6 +68,7 @@ struct CPUCoreFunctions {
     const char* dwconvName = "";          // e.g. "dwconv_rows__avx512"
     int dwLanes = 1;                      // floats per vector of the depthwise kernel
     double (*planeSum)(const float* x, int64_t n) = nullptr;  // sum, vector partial sums then double
+    PoolRowsKernel poolRows = nullptr;    // pool_rows__<isa>
 };
 
 /** the table of the tier in use (cpuTier(), or the testing override) */
@@ -76,6 +84,8 @@ void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int6
 void dwconv_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__scalar();
+void pool_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
+                     const float* invY, const float* invX, float* y, int oh, int ow);
 double plane_sum__scalar(const float* x, int64_t n);
 void unary_f32__scalar(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_t n, int mode);
@@ -83,18 +93,24 @@ void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_
 void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__sse41();
+void pool_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
+                     const float* invY, const float* invX, float* y, int oh, int ow);
 double plane_sum__sse41(const float* x, int64_t n);
 void unary_f32__sse41(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__sse41(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 void dwconv_rows__avx2(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__avx2();
+void pool_rows__avx2(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
+                     const float* invY, const float* invX, float* y, int oh, int ow);
 double plane_sum__avx2(const float* x, int64_t n);
 void unary_f32__avx2(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__avx2(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 void dwconv_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__avx512();
+void pool_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
+                     const float* invY, const float* invX, float* y, int oh, int ow);
 double plane_sum__avx512(const float* x, int64_t n);
 void unary_f32__avx512(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__avx512(int op, const float* a, const float* b, float* c, int64_t n, int mode);

@@ -10,6 +10,7 @@
 // vector of slack, so the last, partial vector of a row may read past the valid columns.
 
 typedef float DwVec __attribute__((vector_size(MNN_DW_VEC_BYTES)));
+typedef int32_t DwIVec __attribute__((vector_size(MNN_DW_VEC_BYTES)));
 constexpr int kDwLanes = MNN_DW_VEC_BYTES / 4;
 
 static inline DwVec dwLoad(const float* p) {
@@ -96,4 +97,48 @@ static double dwPlaneSum(const float* x, int64_t n) {
         s += (double)x[i];
     }
     return s;
+}
+
+/** max that propagates NaN (the first NaN met sticks): m = (v > m || v is NaN) ? v : m */
+static inline DwVec dwMaxNan(DwVec m, DwVec v) {
+    const DwIVec take = (v > m) | (v != v);
+    return (DwVec)(((DwIVec)v & take) | ((DwIVec)m & ~take));
+}
+
+/**
+ * Pooling rows over the same padded layout as dwRows: max (NaN-propagating; the caller pads with
+ * -inf) or average (the caller pads with 0; sum * invY[oy] * invX[ox]).
+ */
+static void dwPoolRows(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
+                       const float* invY, const float* invX, float* y, int oh, int ow) {
+    constexpr int L = kDwLanes;
+    for (int oy = 0; oy < oh; ++oy) {
+        const float* s = src + (int64_t)oy * rowStep;
+        float* yr = y + (int64_t)oy * ow;
+        for (int ox = 0; ox < ow; ox += L) {
+            DwVec a = dwLoad(s + tapOff[0] + ox);
+            if (isMax) {
+                for (int t = 1; t < taps; ++t) {
+                    a = dwMaxNan(a, dwLoad(s + tapOff[t] + ox));
+                }
+            } else {
+                for (int t = 1; t < taps; ++t) {
+                    a += dwLoad(s + tapOff[t] + ox);
+                }
+            }
+            if (ox + L <= ow) {
+                dwStore(yr + ox, a);
+            } else {
+                float tmp[L];
+                dwStore(tmp, a);
+                memcpy(yr + ox, tmp, sizeof(float) * (size_t)(ow - ox));
+            }
+        }
+        if (!isMax) {
+            const float iy = invY[oy];
+            for (int ox = 0; ox < ow; ++ox) {
+                yr[ox] = yr[ox] * (iy * invX[ox]);
+            }
+        }
+    }
 }

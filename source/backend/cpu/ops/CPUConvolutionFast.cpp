@@ -10,6 +10,7 @@
 #include <memory>
 #include "backend/cpu/CPUBackend.hpp"
 #include "backend/cpu/CPUGemm.hpp"
+#include "PaddedPlane.hpp"
 
 namespace MNN {
 
@@ -167,54 +168,26 @@ struct DepthwiseJob {
 // tap is a contiguous run, then each of the group's output channels is one dwconvRows call.
 struct DepthwisePackedJob {
     const CPUCoreFunctions* f;
+    const PaddedPlane* plane;
     const float* x;
     const float* w;
     const float* bias;
     float* y;
     float* scratch;
-    const int32_t* tapOff;
-    int64_t planeFloats, rowStep;
-    int rowStride, rowsP, colsP, half;  // half: start of the odd columns (stride 2), else 0
-    int channels, mg, batch, ih, iw, oh, ow, taps, pt, pl, sw, tasks;
+    int channels, mg, batch, oh, ow, taps, tasks;
     GemmPost post;
-    void buildPlane(const float* xp, float* P) const {
-        for (int r = 0; r < rowsP; ++r) {
-            float* row = P + (int64_t)r * rowStride;
-            const int ir = r - pt;
-            if (ir < 0 || ir >= ih) {
-                memset(row, 0, sizeof(float) * (size_t)rowStride);
-                continue;
-            }
-            const float* xr = xp + (int64_t)ir * iw;
-            // padded columns [c0, c1) hold input
-            const int c0 = std::min(std::max(0, pl), colsP);
-            const int c1 = std::max(c0, std::min(colsP, pl + iw));
-            if (sw == 1) {
-                memset(row, 0, sizeof(float) * (size_t)c0);
-                if (c1 > c0) {
-                    memcpy(row + c0, xr + (c0 - pl), sizeof(float) * (size_t)(c1 - c0));
-                }
-                memset(row + c1, 0, sizeof(float) * (size_t)(rowStride - c1));
-            } else {
-                memset(row, 0, sizeof(float) * (size_t)rowStride);
-                for (int c = c0; c < c1; ++c) {
-                    row[(c & 1) ? half + (c >> 1) : (c >> 1)] = xr[c - pl];
-                }
-            }
-        }
-        memset(P + (int64_t)rowsP * rowStride, 0, sizeof(float) * (size_t)(planeFloats - (int64_t)rowsP * rowStride));
-    }
     void operator()(int t) const {
         const int64_t total = (int64_t)batch * channels;
         const int64_t i0 = total * t / tasks, i1 = total * (t + 1) / tasks;
-        float* P = scratch + planeFloats * t;
+        float* P = scratch + plane->planeFloats * t;
         const int m = channels * mg;
+        const int64_t inPlane = (int64_t)plane->ih * plane->iw;
         for (int64_t i = i0; i < i1; ++i) {
             const int nb = (int)(i / channels), g = (int)(i % channels);
-            buildPlane(x + ((int64_t)nb * channels + g) * ih * iw, P);
+            plane->build(x + ((int64_t)nb * channels + g) * inPlane, P, 0.0f);
             for (int k = 0; k < mg; ++k) {
                 const int oc = g * mg + k;
-                f->dwconvRows(P, rowStep, tapOff, w + (int64_t)oc * taps, taps, bias[oc],
+                f->dwconvRows(P, plane->rowStep, plane->tapOff.data(), w + (int64_t)oc * taps, taps, bias[oc],
                               y + ((int64_t)nb * m + oc) * oh * ow, oh, ow, post.act ? &post : nullptr);
             }
         }
@@ -341,24 +314,13 @@ public:
             job.bias = mBias.data();
             job.y = y;
             job.scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
-            job.tapOff = mTapOff.data();
-            job.planeFloats = mPlaneFloats;
-            job.rowStep = mRowStep;
-            job.rowStride = mRowStride;
-            job.rowsP = mRowsP;
-            job.colsP = mColsP;
-            job.half = mHalf;
+            job.plane = &mPlane;
             job.channels = c;
             job.mg = mMg;
             job.batch = batch;
-            job.ih = ih;
-            job.iw = iw;
             job.oh = mGeom.output[0];
             job.ow = mGeom.output[1];
             job.taps = mGeom.kernel[0] * mGeom.kernel[1];
-            job.pt = mGeom.padBegin[0];
-            job.pl = mGeom.padBegin[1];
-            job.sw = mGeom.strides[1];
             job.tasks = mDwTasks;
             job.post = mPost;
             parallelFor(mPool, mDwTasks, job);
@@ -425,34 +387,15 @@ public:
 private:
     /** layout of the padded scratch plane of the vector depthwise kernel (horizontal stride 1 or 2) */
     ErrorCode planPackedDepthwise(int batch, int channels) {
-        const int L = mFuncs->dwLanes;
-        const int oh = mGeom.output[0], ow = mGeom.output[1];
-        const int kh = mGeom.kernel[0], kw = mGeom.kernel[1];
-        const int sh = mGeom.strides[0], sw = mGeom.strides[1];
-        const int dh = mGeom.dilations[0], dw = mGeom.dilations[1];
-        mRowsP = (oh - 1) * sh + (kh - 1) * dh + 1;
-        mColsP = (ow - 1) * sw + (kw - 1) * dw + 1;
-        if (sw == 1) {
-            mHalf = 0;
-            mRowStride = mColsP + L;
-        } else {
-            mHalf = (mColsP + 1) / 2 + L;
-            mRowStride = 2 * mHalf;
-        }
-        mRowStep = (int64_t)sh * mRowStride;
-        mPlaneFloats = (int64_t)mRowsP * mRowStride + L;
-        mTapOff.resize((size_t)kh * kw);
-        for (int ky = 0; ky < kh; ++ky) {
-            for (int kx = 0; kx < kw; ++kx) {
-                const int col = kx * dw;
-                const int colOff = sw == 1 ? col : ((col & 1) ? mHalf + (col >> 1) : (col >> 1));
-                mTapOff[(size_t)ky * kw + kx] = (int32_t)((int64_t)ky * dh * mRowStride + colOff);
-            }
+        if (!mPlane.plan(mGeom.input[0], mGeom.input[1], mGeom.output[0], mGeom.output[1], mGeom.kernel[0],
+                         mGeom.kernel[1], mGeom.strides[0], mGeom.strides[1], mGeom.dilations[0], mGeom.dilations[1],
+                         mGeom.padBegin[0], mGeom.padBegin[1], mFuncs->dwLanes)) {
+            return NO_ERROR;  // the direct loop
         }
         const int threads = mPool ? mPool->threads() : 1;
         const int64_t total = (int64_t)batch * channels;
         mDwTasks = (int)std::max<int64_t>(1, std::min<int64_t>(total, threads > 1 ? 4 * threads : 1));
-        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)(mPlaneFloats * mDwTasks))) {
+        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)(mPlane.planeFloats * mDwTasks))) {
             return OUT_OF_MEMORY;
         }
         mPackedDepthwise = true;
@@ -474,9 +417,8 @@ private:
     std::vector<int> mIy0, mIx0;
     // vector depthwise
     bool mPackedDepthwise = false;
-    std::vector<int32_t> mTapOff;
-    int64_t mPlaneFloats = 0, mRowStep = 0;
-    int mRowStride = 0, mRowsP = 0, mColsP = 0, mHalf = 0, mDwTasks = 1;
+    PaddedPlane mPlane;
+    int mDwTasks = 1;
     char mAlgo[64];
 };
 

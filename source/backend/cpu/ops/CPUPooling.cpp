@@ -116,7 +116,7 @@ private:
                     inside++;
                     switch (mAttrs.type) {
                         case Schema::PoolType::MAXPOOL:
-                            if (bestIndex < 0 || v > best) {
+                            if (bestIndex < 0 || v > best || (v != v && best == best)) {  // NaN propagates
                                 best = v;
                                 bestIndex = mAttrs.storageOrder == 1 ? colOffset : offset;
                             }

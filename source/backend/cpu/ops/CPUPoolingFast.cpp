@@ -1,13 +1,15 @@
 // Fast 2-D pooling: per (batch, channel) plane (split over the thread pool), direct window loops
-// with the reference's semantics: Max takes the first inside element and replaces it only by a
-// greater one (so NaN handling matches), an empty window gives the lowest float; Average divides
+// with the reference's semantics: Max propagates NaN (any NaN in the window gives NaN), an empty
+// window gives the lowest float; Average divides
 // by the inside count, or with count_include_pad by the count inside [-padBegin, in + padEnd)
 // (per dimension, so ceil_mode's extra positions never count), accumulating in double.
 #include "CPUPoolingFast.hpp"
+#include <stdio.h>
 #include <string.h>
 #include <limits>
 #include "backend/cpu/CPUBackend.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
+#include "PaddedPlane.hpp"
 
 namespace MNN {
 
@@ -49,7 +51,7 @@ struct PoolJob {
                             if (!found) {
                                 best = v;
                                 found = true;
-                            } else if (v > best) {
+                            } else if (v > best || (v != v && best == best)) {  // NaN propagates
                                 best = v;
                             }
                         }
@@ -95,6 +97,41 @@ struct GlobalAverageJob {
         y[p] = (float)(f->planeSum(x + plane * p, plane) / (double)plane);
     }
 };
+// Max / average windows with the table's vector kernel over a padded copy of each plane (-inf
+// padding for max, 0 for average); planes split over tasks, each with its own scratch plane.
+struct VectorPoolJob {
+    const CPUCoreFunctions* f;
+    const PaddedPlane* plane;
+    const float* x;
+    float* y;
+    float* scratch;
+    const float* invY;
+    const float* invX;
+    const uint8_t* emptyY;  // max: windows with no input element give the lowest float
+    const uint8_t* emptyX;
+    bool anyEmpty;
+    int planes, tasks, oh, ow, taps, isMax;
+    void operator()(int t) const {
+        const int64_t p0 = (int64_t)planes * t / tasks, p1 = (int64_t)planes * (t + 1) / tasks;
+        float* P = scratch + plane->planeFloats * t;
+        const int64_t inPlane = (int64_t)plane->ih * plane->iw;
+        const float pad = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+        for (int64_t p = p0; p < p1; ++p) {
+            plane->build(x + p * inPlane, P, pad);
+            float* yp = y + p * oh * ow;
+            f->poolRows(P, plane->rowStep, plane->tapOff.data(), taps, isMax, invY, invX, yp, oh, ow);
+            if (anyEmpty) {
+                for (int oy = 0; oy < oh; ++oy) {
+                    for (int ox = 0; ox < ow; ++ox) {
+                        if (emptyY[oy] || emptyX[ox]) {
+                            yp[(int64_t)oy * ow + ox] = std::numeric_limits<float>::lowest();
+                        }
+                    }
+                }
+            }
+        }
+    }
+};
 } // namespace
 
 class CPUPoolingFast : public Execution {
@@ -103,7 +140,7 @@ public:
         mPool = static_cast<CPUBackend*>(b)->threadPool();
     }
     const char* algorithm() const override {
-        return mGlobal ? "global-average-vector" : "pool2d-direct";
+        return mGlobal ? "global-average-vector" : (mVector ? mName : "pool2d-direct");
     }
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         std::string err;
@@ -121,6 +158,10 @@ public:
                   mGeom.padBegin[1] == 0 && mGeom.padEnd[0] == 0 && mGeom.padEnd[1] == 0 &&
                   mGeom.dilations[0] == 1 && mGeom.dilations[1] == 1 && mGeom.input[0] > 0 && mGeom.input[1] > 0 &&
                   mFuncs->planeSum != nullptr;
+        mVector = false;
+        if (!mGlobal && mFuncs->poolRows) {
+            return planVector(inputs[0]->length(0) * inputs[0]->length(1));
+        }
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
@@ -128,6 +169,27 @@ public:
             GlobalAverageJob g{mFuncs, inputs[0]->host<float>(), outputs[0]->host<float>(),
                                (int64_t)mGeom.input[0] * mGeom.input[1]};
             parallelFor(mPool, inputs[0]->length(0) * inputs[0]->length(1), g);
+            return NO_ERROR;
+        }
+        if (mVector) {
+            VectorPoolJob v;
+            v.f = mFuncs;
+            v.plane = &mPlane;
+            v.x = inputs[0]->host<float>();
+            v.y = outputs[0]->host<float>();
+            v.scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
+            v.invY = mInvY.data();
+            v.invX = mInvX.data();
+            v.emptyY = mEmptyY.data();
+            v.emptyX = mEmptyX.data();
+            v.anyEmpty = mAnyEmpty && mAttrs.type == Schema::PoolType::MAXPOOL;
+            v.planes = inputs[0]->length(0) * inputs[0]->length(1);
+            v.tasks = mTasks;
+            v.oh = mGeom.output[0];
+            v.ow = mGeom.output[1];
+            v.taps = mGeom.kernel[0] * mGeom.kernel[1];
+            v.isMax = mAttrs.type == Schema::PoolType::MAXPOOL ? 1 : 0;
+            parallelFor(mPool, mTasks, v);
             return NO_ERROR;
         }
         PoolJob job;
@@ -155,11 +217,58 @@ public:
     }
 
 private:
+    /** the vector kernel's plan: padded layout, per-row / per-column divisors and empty windows */
+    ErrorCode planVector(int planes) {
+        const int oh = mGeom.output[0], ow = mGeom.output[1];
+        if (planes <= 0 || oh <= 0 || ow <= 0 ||
+            !mPlane.plan(mGeom.input[0], mGeom.input[1], oh, ow, mGeom.kernel[0], mGeom.kernel[1], mGeom.strides[0],
+                         mGeom.strides[1], mGeom.dilations[0], mGeom.dilations[1], mGeom.padBegin[0],
+                         mGeom.padBegin[1], mFuncs->dwLanes)) {
+            return NO_ERROR;  // the direct loop
+        }
+        // per dimension: inside count and (count_include_pad) the count inside [-padBegin, in + padEnd)
+        auto counts = [&](int d, int outLen, std::vector<float>* inv, std::vector<uint8_t>* empty) {
+            inv->assign((size_t)outLen, 0.0f);
+            empty->assign((size_t)outLen, 0);
+            for (int o = 0; o < outLen; ++o) {
+                int inside = 0, padded = 0;
+                for (int k = 0; k < mGeom.kernel[d]; ++k) {
+                    const int i = o * mGeom.strides[d] - mGeom.padBegin[d] + k * mGeom.dilations[d];
+                    inside += (i >= 0 && i < mGeom.input[d]) ? 1 : 0;
+                    padded += (i >= -mGeom.padBegin[d] && i < mGeom.input[d] + mGeom.padEnd[d]) ? 1 : 0;
+                }
+                const int c = mAttrs.countIncludePad ? padded : inside;
+                (*inv)[(size_t)o] = c > 0 ? 1.0f / (float)c : 0.0f;
+                (*empty)[(size_t)o] = inside == 0 ? 1 : 0;
+                mAnyEmpty = mAnyEmpty || inside == 0;
+            }
+        };
+        mAnyEmpty = false;
+        counts(0, oh, &mInvY, &mEmptyY);
+        counts(1, ow, &mInvX, &mEmptyX);
+        const int threads = mPool ? mPool->threads() : 1;
+        mTasks = std::max(1, std::min(planes, threads > 1 ? 4 * threads : 1));
+        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)(mPlane.planeFloats * mTasks))) {
+            return OUT_OF_MEMORY;
+        }
+        mVector = true;
+        snprintf(mName, sizeof(mName), "pool_rows__%s %s", cpuTierName(mFuncs->tier),
+                 mAttrs.type == Schema::PoolType::MAXPOOL ? "max" : "avg");
+        return NO_ERROR;
+    }
+
     PoolAttrs mAttrs;
     WindowGeometry mGeom;
     ThreadPool* mPool = nullptr;
     const CPUCoreFunctions* mFuncs = nullptr;
     bool mGlobal = false;
+    bool mVector = false;
+    bool mAnyEmpty = false;
+    int mTasks = 1;
+    PaddedPlane mPlane;
+    std::vector<float> mInvY, mInvX;
+    std::vector<uint8_t> mEmptyY, mEmptyX;
+    char mName[48] = {0};
 };
 
 Execution* createFastPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,

@@ -17,6 +17,10 @@ void dwconv_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOf
 double plane_sum__avx512(const float* x, int64_t n) {
     return dwPlaneSum(x, n);
 }
+void pool_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
+                     const float* invY, const float* invX, float* y, int oh, int ow) {
+    dwPoolRows(src, rowStep, tapOff, taps, isMax, invY, invX, y, oh, ow);
+}
 int dwconv_lanes__avx512() {
     return kDwLanes;
 }

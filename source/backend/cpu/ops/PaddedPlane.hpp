@@ -1,0 +1,97 @@
+// A zero- (or value-) padded copy of one input plane laid out so that every window tap of every
+// output row is a contiguous run: for horizontal stride 1 the padded rows as they are, for stride
+// 2 each row split into its even and odd columns. Used by the vector depthwise convolution and
+// pooling kernels (DepthwiseKernels.inl), which read src[oy * rowStep + tapOff[t] + ox].
+#ifndef MNN_CPU_PADDEDPLANE_HPP
+#define MNN_CPU_PADDEDPLANE_HPP
+
+#include <stdint.h>
+#include <string.h>
+#include <algorithm>
+#include <vector>
+
+namespace MNN {
+
+struct PaddedPlane {
+    int64_t planeFloats = 0;  // floats of one padded plane, slack included
+    int64_t rowStep = 0;      // floats between consecutive output rows' bases
+    int rowStride = 0, rowsP = 0, colsP = 0, half = 0;
+    int ih = 0, iw = 0, pt = 0, pl = 0, sw = 1;
+    std::vector<int32_t> tapOff;
+
+    /** false when the horizontal stride is not 1 or 2; lanes: vector width of the kernel (slack) */
+    bool plan(int ihIn, int iwIn, int oh, int ow, int kh, int kw, int sh, int swIn, int dh, int dw, int padTop,
+              int padLeft, int lanes) {
+        if (swIn < 1 || swIn > 2) {
+            return false;
+        }
+        ih = ihIn;
+        iw = iwIn;
+        pt = padTop;
+        pl = padLeft;
+        sw = swIn;
+        rowsP = (oh - 1) * sh + (kh - 1) * dh + 1;
+        colsP = (ow - 1) * sw + (kw - 1) * dw + 1;
+        if (sw == 1) {
+            half = 0;
+            rowStride = colsP + lanes;
+        } else {
+            half = (colsP + 1) / 2 + lanes;
+            rowStride = 2 * half;
+        }
+        rowStep = (int64_t)sh * rowStride;
+        planeFloats = (int64_t)rowsP * rowStride + lanes;
+        tapOff.resize((size_t)kh * kw);
+        for (int ky = 0; ky < kh; ++ky) {
+            for (int kx = 0; kx < kw; ++kx) {
+                const int col = kx * dw;
+                const int colOff = sw == 1 ? col : ((col & 1) ? half + (col >> 1) : (col >> 1));
+                tapOff[(size_t)ky * kw + kx] = (int32_t)((int64_t)ky * dh * rowStride + colOff);
+            }
+        }
+        return true;
+    }
+
+    /** fills P (planeFloats floats) from the ih x iw plane xp; pad: the value outside the input */
+    void build(const float* xp, float* P, float pad) const {
+        for (int r = 0; r < rowsP; ++r) {
+            float* row = P + (int64_t)r * rowStride;
+            const int ir = r - pt;
+            if (ir < 0 || ir >= ih) {
+                fill(row, rowStride, pad);
+                continue;
+            }
+            const float* xr = xp + (int64_t)ir * iw;
+            // padded columns [c0, c1) hold input
+            const int c0 = std::min(std::max(0, pl), colsP);
+            const int c1 = std::max(c0, std::min(colsP, pl + iw));
+            if (sw == 1) {
+                fill(row, c0, pad);
+                if (c1 > c0) {
+                    memcpy(row + c0, xr + (c0 - pl), sizeof(float) * (size_t)(c1 - c0));
+                }
+                fill(row + c1, rowStride - c1, pad);
+            } else {
+                fill(row, rowStride, pad);
+                for (int c = c0; c < c1; ++c) {
+                    row[(c & 1) ? half + (c >> 1) : (c >> 1)] = xr[c - pl];
+                }
+            }
+        }
+        fill(P + (int64_t)rowsP * rowStride, planeFloats - (int64_t)rowsP * rowStride, pad);
+    }
+
+private:
+    static void fill(float* p, int64_t n, float v) {
+        if (v == 0.0f) {
+            memset(p, 0, sizeof(float) * (size_t)n);
+            return;
+        }
+        for (int64_t i = 0; i < n; ++i) {
+            p[i] = v;
+        }
+    }
+};
+
+} // namespace MNN
+#endif
