@@ -72,16 +72,28 @@ struct PaddedPlane {
                 }
                 fill(row + c1, rowStride - c1, pad);
             } else {
-                fill(row, rowStride, pad);
-                for (int c = c0; c < c1; ++c) {
-                    row[(c & 1) ? half + (c >> 1) : (c >> 1)] = xr[c - pl];
-                }
+                // even padded columns c = 2j go to row[j], odd ones c = 2j + 1 to row[half + j]; both
+                // are stride-2 reads of the input row (vectorisable), the rest is padding
+                deinterleave(row, xr, c0, c1, pad);
+                deinterleave(row + half, xr, c0, c1, pad, 1);
             }
         }
         fill(P + (int64_t)rowsP * rowStride, planeFloats - (int64_t)rowsP * rowStride, pad);
     }
 
 private:
+    /** dst[j] = padded column 2j + odd (input column 2j + odd - pl when inside [c0, c1)), j < half */
+    void deinterleave(float* dst, const float* xr, int c0, int c1, float pad, int odd = 0) const {
+        // j with c0 <= 2j + odd < c1
+        const int j0 = std::min(half, (c0 - odd + 1) / 2 > 0 ? (c0 - odd + 1) / 2 : 0);
+        const int j1 = std::max(j0, std::min(half, c1 - odd > 0 ? (c1 - odd + 1) / 2 : 0));
+        fill(dst, j0, pad);
+        const float* src = xr + odd - pl;
+        for (int j = j0; j < j1; ++j) {
+            dst[j] = src[2 * j];
+        }
+        fill(dst + j1, half - j1, pad);
+    }
     static void fill(float* p, int64_t n, float v) {
         if (v == 0.0f) {
             memset(p, 0, sizeof(float) * (size_t)n);
