@@ -41,7 +41,9 @@ static void BM_Sgemm(benchmark::State& state) {
 
 static void shapes(benchmark::internal::Benchmark* b) {
     // resnet18-like: layer1 3x3 (64x3136x576), layer4 3x3 (512x49x4608), 1x1 (128x784x64), square 256
-    const int s[][3] = {{64, 3136, 576}, {512, 49, 4608}, {128, 784, 64}, {256, 256, 256}};
+    // mobilenet_v2 1x1 layers: expand 16->96 at 112x112, project 144->24 at 56x56, 384->64 at 14x14, 320->1280 at 7x7
+    const int s[][3] = {{64, 3136, 576}, {512, 49, 4608}, {128, 784, 64}, {256, 256, 256},
+                        {96, 12544, 16}, {24, 3136, 144}, {64, 196, 384}, {1280, 49, 320}};
     for (int tier = 0; tier < kCPUTierCount; ++tier) {
         for (auto& e : s) {
             for (int t : {1, 2}) {

@@ -20,8 +20,7 @@ static ErrorCode shapeConvCommon(const Schema::Op* op, const std::vector<Tensor*
     }
     ConvAttrs attrs;
     attrs.load(op->param_as_ConvParam());
-    if (attrs.activation != Schema::FusedActivation::NONE && attrs.activation != Schema::FusedActivation::RELU &&
-        attrs.activation != Schema::FusedActivation::CLIP) {
+    if ((int)attrs.activation < 0 || (int)attrs.activation > (int)Schema::FusedActivation::HARD_SWISH) {
         return ShapeUtils::error(op, NOT_SUPPORT, "unknown fused activation %d", (int)attrs.activation);
     }
     auto x = TensorUtils::shape(inputs[0]);

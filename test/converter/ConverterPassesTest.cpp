@@ -190,6 +190,43 @@ TEST(ConverterPasses, ActivationFusedIntoConvAndGemm) {
     expectSameOutputs(m, {{"x", {{1, 2, 3, 3}, randomFloats(18, 5, -3, 3)}}, {"a", {{2, 2}, {1, 2, -3, 0.5f}}}});
 }
 
+TEST(ConverterPasses, SiluAndHardSwishFusedIntoConvNotGemm) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::Gemm);
+    OnnxBuilder b(14);
+    b.input("x", {1, 3, 5, 5});
+    b.initializer("w", {4, 3, 3, 3}, randomFloats(108, 21, -1, 1));
+    b.initializer("wd", {4, 1, 3, 3}, randomFloats(36, 22, -1, 1));
+    auto c1 = b.node("Conv", {"x", "w"}, {"c"});
+    OnnxBuilder::attr(c1, "pads", std::vector<int64_t>{1, 1, 1, 1});
+    b.node("Sigmoid", {"c"}, {"s"});
+    b.node("Mul", {"c", "s"}, {"h"});  // SiLU
+    auto c2 = b.node("Conv", {"h", "wd"}, {"d"});
+    OnnxBuilder::attr(c2, "group", (int64_t)4);
+    b.node("HardSwish", {"d"}, {"y"});
+    b.input("a", {2, 3});
+    b.initializer("B", {3, 2}, {1, -2, 0.5f, 2, -1, 3});
+    b.node("Gemm", {"a", "B"}, {"g"});
+    b.node("Sigmoid", {"g"}, {"gs"});
+    b.node("Mul", {"g", "gs"}, {"z"});
+    b.output("y");
+    b.output("z");
+    auto m = convertBoth(b);
+    auto counts = opCounts(m.after);
+    EXPECT_EQ(counts["Convolution"], 2);
+    EXPECT_EQ(counts["UnaryOp"], 1);  // the Gemm's SiLU stays a separate op
+    std::vector<Schema::FusedActivation> acts;
+    for (auto op : *netOf(m.after)->ops()) {
+        if (op->type() == T::Convolution)
+            acts.push_back(op->param_as_ConvParam()->activation());
+        if (op->type() == T::Gemm)
+            EXPECT_EQ(op->param_as_GemmParam()->activation(), Schema::FusedActivation::NONE);
+    }
+    ASSERT_EQ(acts.size(), 2u);
+    EXPECT_TRUE((acts[0] == Schema::FusedActivation::SILU && acts[1] == Schema::FusedActivation::HARD_SWISH) ||
+                (acts[1] == Schema::FusedActivation::SILU && acts[0] == Schema::FusedActivation::HARD_SWISH));
+    expectSameOutputs(m, {{"x", {{1, 3, 5, 5}, randomFloats(75, 23, -3, 3)}}, {"a", {{2, 3}, {1, 2, -3, 0.5f, 4, -1}}}});
+}
+
 TEST(ConverterPasses, TransposePairsCancelAndMerge) {
     REQUIRE_ENGINE_OPS(T::Transpose);
     OnnxBuilder b(13);

@@ -50,9 +50,11 @@ struct Output {
     std::string algorithm;
 };
 
-Output runCase(const ConvCase& c, int threads, bool reference, unsigned seed) {
-    if (reference) {
-        setenv("MNN_CONV_ALGO", "reference", 1);
+// algo: the MNN_CONV_ALGO value for session creation ("" = the engine's choice)
+Output runCaseWith(const ConvCase& c, int threads, const char* algo, unsigned seed,
+                   BackendConfig::PrecisionMode precision = BackendConfig::Precision_High) {
+    if (algo[0]) {
+        setenv("MNN_CONV_ALGO", algo, 1);
     } else {
         unsetenv("MNN_CONV_ALGO");
     }
@@ -80,7 +82,7 @@ Output runCase(const ConvCase& c, int threads, bool reference, unsigned seed) {
     ScheduleConfig config;
     config.numThread = threads;
     BackendConfig bc;
-    bc.precision = BackendConfig::Precision_High;
+    bc.precision = precision;
     config.backendConfig = &bc;
     auto session = net->createSession(config);
     unsetenv("MNN_CONV_ALGO");
@@ -97,9 +99,13 @@ Output runCase(const ConvCase& c, int threads, bool reference, unsigned seed) {
     y->copyToHostTensor(&host);
     out.shape = host.shape();
     out.y.assign(host.host<float>(), host.host<float>() + host.elementSize());
-    const char* algo = SessionIntrospect::algorithmOf(session, "conv");
-    out.algorithm = algo ? algo : "";
+    const char* ran = SessionIntrospect::algorithmOf(session, "conv");
+    out.algorithm = ran ? ran : "";
     return out;
+}
+
+Output runCase(const ConvCase& c, int threads, bool reference, unsigned seed) {
+    return runCaseWith(c, threads, reference ? "reference" : "", seed);
 }
 
 std::vector<ConvCase> cases() {
@@ -126,6 +132,12 @@ std::vector<ConvCase> cases() {
         {{1, 5, 10, 11}, {5, 1, 3, 3}, false, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, 5, A::CLIP},
         {{1, 4, 7, 8}, {8, 1, 3, 3}, true, {3, 3}, {1, 1}, {2, 2}, {2, 1, 0, 2}, 4, A::NONE},
         {{1, 3, 2, 2}, {3, 1, 5, 5}, true, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, 3, A::NONE},
+        // SiLU / HardSwish fused (the table's unary kernel over stored rows): GEMM, 1x1, depthwise
+        {{1, 5, 9, 11}, {12, 5, 3, 3}, true, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 1, A::SILU},
+        {{1, 8, 6, 7}, {9, 8, 1, 1}, true, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, 1, A::HARD_SWISH},
+        {{1, 6, 9, 20}, {6, 1, 3, 3}, true, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, 6, A::SILU},
+        {{1, 6, 9, 20}, {6, 1, 5, 5}, true, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, 6, A::HARD_SWISH},
+        {{1, 2, 9, 9}, {2, 1, 3, 3}, true, {3, 3}, {3, 3}, {1, 1}, {1, 1, 1, 1}, 2, A::SILU},
         // depthwise rows wider than 4 vectors of the widest tier, 5x5 stride 2 with asymmetric pads
         {{1, 4, 9, 70}, {4, 1, 3, 3}, true, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 4, A::RELU},
         {{2, 3, 13, 67}, {3, 1, 5, 5}, true, {5, 5}, {2, 2}, {1, 1}, {2, 1, 2, 3}, 3, A::CLIP},

@@ -55,6 +55,9 @@ static void fillTables() {
         f.dwLanes = dwconv_lanes__scalar();
         f.planeSum = plane_sum__scalar;
         f.poolRows = pool_rows__scalar;
+        f.winoInput = wino_input__scalar;
+        f.winoOutput = wino_output__scalar;
+        f.winoName = "wino__scalar";
     }
 #if defined(__x86_64__) || defined(_M_X64)
     const CPUTier best = cpuFeatures().best;
@@ -69,6 +72,9 @@ static void fillTables() {
             f.dwLanes = dwconv_lanes__sse41();
             f.planeSum = plane_sum__sse41;
             f.poolRows = pool_rows__sse41;
+            f.winoInput = wino_input__sse41;
+            f.winoOutput = wino_output__sse41;
+            f.winoName = "wino__sse41";
             f.sgemmName = "sgemm_4x8__sse41";
             f.mr = 4;
             f.nr = 8;
@@ -81,6 +87,9 @@ static void fillTables() {
             f.dwLanes = dwconv_lanes__avx2();
             f.planeSum = plane_sum__avx2;
             f.poolRows = pool_rows__avx2;
+            f.winoInput = wino_input__avx2;
+            f.winoOutput = wino_output__avx2;
+            f.winoName = "wino__avx2";
             f.sgemmName = "sgemm_4x24__avx2";
             f.mr = 4;
             f.nr = 24;
@@ -93,6 +102,9 @@ static void fillTables() {
             f.dwLanes = dwconv_lanes__avx512();
             f.planeSum = plane_sum__avx512;
             f.poolRows = pool_rows__avx512;
+            f.winoInput = wino_input__avx512;
+            f.winoOutput = wino_output__avx512;
+            f.winoName = "wino__avx512";
             f.sgemmName = "sgemm_8x32__avx512";
             f.mr = 8;
             f.nr = 32;

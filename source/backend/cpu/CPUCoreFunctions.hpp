@@ -10,11 +10,19 @@
 
 namespace MNN {
 
-/** activation fused into the GEMM store: 0 none, 1 max(x, 0), 2 min(max(x, lo), hi) */
+typedef void (*UnaryF32Kernel)(int op, const float* x, float* y, int64_t n, float a, float b);
+
+/**
+ * activation fused into the GEMM / convolution store: 0 none, 1 max(x, 0), 2 min(max(x, lo), hi),
+ * 3 the table's unary kernel (unary(unaryOp, row, row, n, lo, hi)) over each stored row: the
+ * register kernels do 1 and 2 themselves, the drivers apply 3 to the rows they just stored.
+ */
 struct GemmPost {
     int act = 0;
     float lo = 0.0f;
     float hi = 0.0f;
+    UnaryF32Kernel unary = nullptr;
+    int unaryOp = 0;
 };
 
 /**
@@ -35,8 +43,8 @@ constexpr int kVecUnaryOpCount = 15;
 /** float32 binary kernels of the table */
 enum class VecBinaryOp : int { ADD = 0, SUB, MUL, DIV, MAX, MIN };
 
-/** y[i] = op(x[i]) for i < n; a, b: CLIP's bounds, HARD_SIGMOID's alpha / beta, LEAKY_RELU's alpha */
-typedef void (*UnaryF32Kernel)(int op, const float* x, float* y, int64_t n, float a, float b);
+/** UnaryF32Kernel: y[i] = op(x[i]) for i < n; a, b: CLIP's bounds, HARD_SIGMOID's alpha / beta,
+ * LEAKY_RELU's alpha (y may equal x) */
 /** mode 0: c[i] = a[i] op b[i]; 1: c[i] = a[i] op b[0]; 2: c[i] = a[0] op b[i]   (i < n) */
 typedef void (*BinaryF32Kernel)(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 
@@ -56,6 +64,19 @@ typedef void (*DepthwiseRowsKernel)(const float* src, int64_t rowStep, const int
 typedef void (*PoolRowsKernel)(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
                                const float* invY, const float* invX, float* y, int oh, int ow);
 
+/**
+ * Winograd input transform over a panel of nr tiles: d holds alpha * alpha rows of nr floats (row
+ * r * alpha + s = input position (r, s) of each tile); writes (B^T d B)[a][b] to
+ * v + (a * alpha + b) * xiStride (nr floats). bt: alpha x alpha, row-major.
+ */
+typedef void (*WinogradInputKernel)(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
+/**
+ * Winograd output transform over a panel of nr tiles: o + xi * xiStride holds the nr GEMM results of
+ * xi; y[(a * m + b) * nr + j] = bias + (A^T o A)[a][b] of tile j, then post. at: m x alpha.
+ */
+typedef void (*WinogradOutputKernel)(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr,
+                                     float bias, float* y, const GemmPost* post);
+
 struct CPUCoreFunctions {
     CPUTier tier = CPUTier::SCALAR;
     const char* sgemmName = "";  // e.g. "sgemm_4x24__avx2"
@@ -69,6 +90,9 @@ struct CPUCoreFunctions {
     int dwLanes = 1;                      // floats per vector of the depthwise kernel
     double (*planeSum)(const float* x, int64_t n) = nullptr;  // sum, vector partial sums then double
     PoolRowsKernel poolRows = nullptr;    // pool_rows__<isa>
+    WinogradInputKernel winoInput = nullptr;    // wino_input__<isa>
+    WinogradOutputKernel winoOutput = nullptr;  // wino_output__<isa>
+    const char* winoName = "";                  // e.g. "wino__avx512"
 };
 
 /** the table of the tier in use (cpuTier(), or the testing override) */
@@ -89,6 +113,9 @@ void pool_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff,
 double plane_sum__scalar(const float* x, int64_t n);
 void unary_f32__scalar(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_t n, int mode);
+void wino_input__scalar(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
+void wino_output__scalar(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
+                         float* y, const GemmPost* post);
 #if defined(__x86_64__) || defined(_M_X64)
 void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
@@ -114,6 +141,15 @@ void pool_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff,
 double plane_sum__avx512(const float* x, int64_t n);
 void unary_f32__avx512(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__avx512(int op, const float* a, const float* b, float* c, int64_t n, int mode);
+void wino_input__sse41(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
+void wino_output__sse41(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
+                         float* y, const GemmPost* post);
+void wino_input__avx2(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
+void wino_output__avx2(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
+                         float* y, const GemmPost* post);
+void wino_input__avx512(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
+void wino_output__avx512(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
+                         float* y, const GemmPost* post);
 void sgemm_4x8__sse41(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
                       int accumulate, const GemmPost* post);
 void sgemm_4x24__avx2(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,

@@ -77,6 +77,11 @@ struct GemmJob {
                     float* cp = c + (int64_t)mp * mr * ldc + (int64_t)np * nr;
                     if (rows == mr && cols == nr) {
                         f->sgemm(kc, ap, bp, cp, ldc, bias + mp * mr, accumulate, last);
+                        if (last && last->act == 3) {
+                            for (int i = 0; i < rows; ++i) {
+                                last->unary(last->unaryOp, cp + i * ldc, cp + i * ldc, cols, last->lo, last->hi);
+                            }
+                        }
                         continue;
                     }
                     if (accumulate) {
@@ -87,6 +92,9 @@ struct GemmJob {
                     f->sgemm(kc, ap, bp, tile, nr, bias + mp * mr, accumulate, last);
                     for (int i = 0; i < rows; ++i) {
                         memcpy(cp + i * ldc, tile + i * nr, sizeof(float) * cols);
+                        if (last && last->act == 3) {
+                            last->unary(last->unaryOp, cp + i * ldc, cp + i * ldc, cols, last->lo, last->hi);
+                        }
                     }
                 }
             }

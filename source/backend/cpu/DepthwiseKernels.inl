@@ -71,6 +71,8 @@ static void dwRows(const float* src, int64_t rowStep, const int32_t* tapOff, con
                 float v = yr[i] < lo ? lo : yr[i];
                 yr[i] = v > hi ? hi : v;
             }
+        } else if (post && post->act == 3) {
+            post->unary(post->unaryOp, yr, yr, ow, post->lo, post->hi);
         }
     }
 }

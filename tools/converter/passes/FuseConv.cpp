@@ -157,16 +157,25 @@ bool fuseActivation(Graph& g) {
         }
         auto& act = *g.ops[c];
         int u = unaryType(act);
-        if (u != (int)Schema::UnaryOpType::RELU && u != (int)Schema::UnaryOpType::CLIP) {
+        // ReLU / Clip fuse into Convolution and Gemm; SiLU / HardSwish into Convolution only
+        Schema::FusedActivation fa;
+        if (u == (int)Schema::UnaryOpType::RELU) {
+            fa = Schema::FusedActivation::RELU;
+        } else if (u == (int)Schema::UnaryOpType::CLIP) {
+            fa = Schema::FusedActivation::CLIP;
+        } else if (u == (int)Schema::UnaryOpType::SILU && op.type == Schema::OpType::Convolution) {
+            fa = Schema::FusedActivation::SILU;
+        } else if (u == (int)Schema::UnaryOpType::HARD_SWISH && op.type == Schema::OpType::Convolution) {
+            fa = Schema::FusedActivation::HARD_SWISH;
+        } else {
             continue;
         }
         if (act.inputs.size() != 1 || act.outputs.size() != 1) {
             continue;
         }
         auto up = act.param.AsUnaryParam();
-        Schema::FusedActivation fa =
-            u == (int)Schema::UnaryOpType::RELU ? Schema::FusedActivation::RELU : Schema::FusedActivation::CLIP;
-        float lo = up ? up->alpha : 0.0f, hi = up ? up->beta : 0.0f;
+        const bool clip = fa == Schema::FusedActivation::CLIP;
+        float lo = (clip && up) ? up->alpha : 0.0f, hi = (clip && up) ? up->beta : 0.0f;
         if (auto cp = op.param.AsConvParam()) {
             if (cp->activation != Schema::FusedActivation::NONE)
                 continue;

@@ -1,6 +1,7 @@
 // Reference Convolution and ConvTranspose (any number of spatial dims, groups, dilation, pads,
-// auto_pad, optional bias, fused ReLU / Clip). Direct loops with double accumulation: the oracle
+// auto_pad, optional bias, fused ReLU / Clip / SiLU / HardSwish). Direct loops with double accumulation: the oracle
 // the optimised kernels are checked against.
+#include <math.h>
 #include <algorithm>
 #include "backend/cpu/CPUOpUtils.hpp"
 #include "CPUConvolutionFast.hpp"
@@ -14,6 +15,10 @@ static float applyActivation(double v, const ConvAttrs& a) {
             return v > 0.0 ? (float)v : 0.0f;
         case Schema::FusedActivation::CLIP:
             return (float)std::min(std::max(v, (double)a.clipMin), (double)a.clipMax);
+        case Schema::FusedActivation::SILU:
+            return (float)(v / (1.0 + exp(-v)));
+        case Schema::FusedActivation::HARD_SWISH:
+            return v != v ? (float)v : (float)(v * std::min(std::max(v / 6.0 + 0.5, 0.0), 1.0));
         default:
             return (float)v;
     }

@@ -10,13 +10,33 @@
 #include <memory>
 #include "backend/cpu/CPUBackend.hpp"
 #include "backend/cpu/CPUGemm.hpp"
+#include "CPUConvolutionWinograd.hpp"
 #include "PaddedPlane.hpp"
 
 namespace MNN {
 
 namespace {
 
-enum class FastKind { GEMM_1X1, IM2COL, DEPTHWISE };
+enum class FastKind { GEMM_1X1, IM2COL, DEPTHWISE, WINOGRAD };
+
+// MNN_CONV_ALGO: reference | gemm (im2col / 1x1 GEMM only) | winograd (the cheapest tile size) |
+// winograd2 | winograd4 | winograd6 (that output tile size where Winograd applies)
+int forcedWinogradUnit(bool* forceGemm) {
+    const char* env = getenv("MNN_CONV_ALGO");
+    *forceGemm = env && strcmp(env, "gemm") == 0;
+    if (!env || strncmp(env, "winograd", 8) != 0) {
+        return 0;
+    }
+    return env[8] ? atoi(env + 8) : -1;
+}
+
+// cost (micro-kernel multiply-add lanes) of im2col / 1x1 + packed GEMM per thread; packing an
+// element costs ~2 units as a row copy (1x1) and ~6 through im2col's runs
+double gemmConvCost(const CPUCoreFunctions& f, int m, int n, int k, int batch, int threads, bool is1x1) {
+    const double gemm = (double)((m + f.mr - 1) / f.mr * f.mr) * ((n + f.nr - 1) / f.nr * f.nr) * k;
+    const double pack = (double)k * n * (is1x1 ? 2.0 : 6.0);
+    return batch * (gemm + pack) / std::max(1, threads);
+}
 
 // Packs columns [p*nr, p*nr + nr) of the im2col matrix (rows k = (ci, ky, kx), columns n = (oy, ox))
 // of one group's input planes into panel p.
@@ -158,6 +178,8 @@ struct DepthwiseJob {
                 for (int ox = 0; ox < ow; ++ox) {
                     yr[ox] = std::min(std::max(yr[ox], post.lo), post.hi);
                 }
+            } else if (post.act == 3) {
+                post.unary(post.unaryOp, yr, yr, ow, post.lo, post.hi);
             }
         }
     }
@@ -205,6 +227,12 @@ public:
             mPost.act = 2;
             mPost.lo = attrs.clipMin;
             mPost.hi = attrs.clipMax;
+        } else if (attrs.activation == Schema::FusedActivation::SILU) {
+            mPost.act = 3;
+            mPost.unaryOp = (int)VecUnaryOp::SILU;
+        } else if (attrs.activation == Schema::FusedActivation::HARD_SWISH) {
+            mPost.act = 3;
+            mPost.unaryOp = (int)VecUnaryOp::HARD_SWISH;
         }
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         snprintf(mAlgo, sizeof(mAlgo), "gemm");
@@ -232,6 +260,7 @@ public:
             return NOT_SUPPORT;
         }
         mFuncs = &cpuCoreFunctions();
+        mPost.unary = mFuncs->unaryF32;
         const int c = inputs[0]->length(1);
         const int group = mAttrs.group;
         mCg = c / group;
@@ -270,6 +299,22 @@ public:
                            mGeom.strides[1] == 1 && mGeom.padBegin[0] == 0 && mGeom.padBegin[1] == 0 &&
                            mGeom.output[0] == mGeom.input[0] && mGeom.output[1] == mGeom.input[1];
         mKind = is1x1 ? FastKind::GEMM_1X1 : FastKind::IM2COL;
+        const int unit = chooseWinogradUnit(inputs[0]->length(0), c, is1x1);
+        if (unit > 0) {
+            if (mWino.unit() != unit && !mWino.prepareWeights(*mFuncs, unit, mWinoShape, w, b)) {
+                MNN_ERROR("Convolution: cannot build Winograd F(%d, 3) transforms\n", unit);
+                return NOT_SUPPORT;
+            }
+            mKind = FastKind::WINOGRAD;
+            mPackedA.clear();
+            mPackedA.shrink_to_fit();
+            const size_t bytes = mWino.plan(mWinoShape, mPool ? mPool->threads() : 1);
+            if (!static_cast<CPUBackend*>(backend())->reserveScratch(bytes)) {
+                return OUT_OF_MEMORY;
+            }
+            snprintf(mAlgo, sizeof(mAlgo), "winograd-f%d %s %s", unit, mFuncs->winoName, mFuncs->sgemmName);
+            return NO_ERROR;
+        }
         // weights: per group an [Mg x K] block of W (row-major [M, Cg, kh, kw]) packed for the kernel
         const int64_t packedA = gemmPackedASize(*mFuncs, mMg, mK);
         mPackedA.assign((size_t)(packedA * group), 0.0f);
@@ -352,6 +397,10 @@ public:
             parallelFor(mPool, batch * mOutChannels, job);
             return NO_ERROR;
         }
+        if (mKind == FastKind::WINOGRAD) {
+            mWino.run(x, y, reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch()), mPost, mPool);
+            return NO_ERROR;
+        }
         const int group = mAttrs.group;
         const int nr = mFuncs->nr;
         const int panels = (mN + nr - 1) / nr;
@@ -385,6 +434,51 @@ public:
     }
 
 private:
+    /**
+     * 0: im2col / 1x1 GEMM; else the Winograd output tile size, picked by cost among the sizes the
+     * precision allows (Precision_High: F(2) only, whose error stays at plain fp32 GEMM's; F(4) doubles
+     * the end-to-end error of resnet50 / inception_v3 to ~9e-5, too close to High's 1e-4 budget),
+     * or forced by MNN_CONV_ALGO. Fills mWinoShape.
+     */
+    int chooseWinogradUnit(int batch, int c, bool is1x1) {
+        bool forceGemm = false;
+        const int forced = forcedWinogradUnit(&forceGemm);
+        const bool eligible = mAttrs.group == 1 && mGeom.kernel[0] == 3 && mGeom.kernel[1] == 3 &&
+                              mGeom.strides[0] == 1 && mGeom.strides[1] == 1 && mGeom.dilations[0] == 1 &&
+                              mGeom.dilations[1] == 1 && mFuncs->winoInput;
+        if (!eligible || forceGemm) {
+            return 0;
+        }
+        mWinoShape.batch = batch;
+        mWinoShape.inC = c;
+        mWinoShape.outC = mOutChannels;
+        mWinoShape.ih = mGeom.input[0];
+        mWinoShape.iw = mGeom.input[1];
+        mWinoShape.oh = mGeom.output[0];
+        mWinoShape.ow = mGeom.output[1];
+        mWinoShape.r = 3;
+        mWinoShape.padTop = mGeom.padBegin[0];
+        mWinoShape.padLeft = mGeom.padBegin[1];
+        if (forced > 0) {
+            return WinogradConv::supportedUnit(forced) ? forced : 0;
+        }
+        const int threads = mPool ? mPool->threads() : 1;
+        const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
+        double best = forced < 0 ? 1e300 : gemmConvCost(*mFuncs, mMg, mN, mK, batch, threads, is1x1);
+        int unit = 0;
+        for (int m : {2, 4, 6}) {
+            if (high && m > 2) {
+                continue;
+            }
+            const double cost = WinogradConv::cost(*mFuncs, m, mWinoShape, threads);
+            if (cost < best) {
+                best = cost;
+                unit = m;
+            }
+        }
+        return unit;
+    }
+
     /** layout of the padded scratch plane of the vector depthwise kernel (horizontal stride 1 or 2) */
     ErrorCode planPackedDepthwise(int batch, int channels) {
         if (!mPlane.plan(mGeom.input[0], mGeom.input[1], mGeom.output[0], mGeom.output[1], mGeom.kernel[0],
@@ -415,6 +509,9 @@ private:
     size_t mBiasStride = 0;
     std::vector<float> mPackedA, mWeights, mBias;
     std::vector<int> mIy0, mIx0;
+    // Winograd
+    WinogradConv mWino;
+    WinogradShape mWinoShape;
     // vector depthwise
     bool mPackedDepthwise = false;
     PaddedPlane mPlane;
