@@ -138,6 +138,9 @@ std::vector<ConvCase> cases() {
         {{1, 6, 9, 20}, {6, 1, 3, 3}, true, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, 6, A::SILU},
         {{1, 6, 9, 20}, {6, 1, 5, 5}, true, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, 6, A::HARD_SWISH},
         {{1, 2, 9, 9}, {2, 1, 3, 3}, true, {3, 3}, {3, 3}, {1, 1}, {1, 1, 1, 1}, 2, A::SILU},
+        // 1x1 over a single position (squeeze-excite after global pooling): the GEMV path, batch 2, K off 8
+        {{2, 45, 1, 1}, {70, 45, 1, 1}, true, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, 1, A::SILU},
+        {{1, 16, 1, 1}, {130, 16, 1, 1}, false, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, 1, A::CLIP},
         // depthwise rows wider than 4 vectors of the widest tier, 5x5 stride 2 with asymmetric pads
         {{1, 4, 9, 70}, {4, 1, 3, 3}, true, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 4, A::RELU},
         {{2, 3, 13, 67}, {3, 1, 5, 5}, true, {5, 5}, {2, 2}, {1, 1}, {2, 1, 2, 3}, 3, A::CLIP},
@@ -147,7 +150,7 @@ std::vector<ConvCase> cases() {
     };
 }
 
-} // namespace
+}  // namespace
 
 TEST(ConvFast, MatchesReferenceOnEveryTierAndThreadCount) {
     const auto all = cases();
@@ -162,15 +165,29 @@ TEST(ConvFast, MatchesReferenceOnEveryTierAndThreadCount) {
         for (int tier = 0; tier <= best; ++tier) {
             cpuSetTierOverride(tier);
             const auto& funcs = cpuCoreFunctionsFor((CPUTier)tier);
-            for (int threads = 1; threads <= 3; ++threads) {
+            const bool depthwise = c.w[1] == 1 && c.group > 1;
+            // depthwise: the engine's choice, then each kernel forced (MNN_DW_ALGO)
+            for (int run = 0; run < (depthwise ? 9 : 3); ++run) {
+                const int threads = run % 3 + 1, dwAlgo = run / 3;  // 0 default, 1 rows, 2 channels
+                const char* dwEnv[] = {nullptr, "rows", "channels"};
+                if (dwAlgo) {
+                    setenv("MNN_DW_ALGO", dwEnv[dwAlgo], 1);
+                }
                 Output fast = runCase(c, threads, false, seed);
+                unsetenv("MNN_DW_ALGO");
                 ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
-                const bool depthwise = c.w[1] == 1 && c.group > 1;
                 if (depthwise) {
-                    // the vector kernel for horizontal stride 1 / 2, the direct loop otherwise
-                    const std::string want = c.strides[1] <= 2 ? std::string("depthwise ") + funcs.dwconvName
-                                                               : std::string("depthwise-direct");
-                    EXPECT_EQ(fast.algorithm, want) << "case " << ci;
+                    // across channels for multiplier 1 (forced, or rows shorter than 2 vectors); else
+                    // the row kernel for horizontal stride 1 / 2, the direct loop otherwise
+                    const int ow = fast.shape[3];
+                    const bool channels = c.w[0] == c.x[1] && (dwAlgo == 2 || (dwAlgo == 0 && ow < 2 * funcs.dwLanes));
+                    const std::string want =
+                        channels            ? std::string("depthwise dwconv_channels__") + cpuTierName((CPUTier)tier)
+                        : c.strides[1] <= 2 ? std::string("depthwise ") + funcs.dwconvName
+                                            : std::string("depthwise-direct");
+                    EXPECT_EQ(fast.algorithm, want) << "case " << ci << " dw algo " << dwAlgo;
+                } else if (c.x[2] * c.x[3] == 1 && c.w[2] * c.w[3] == 1 && c.group == 1) {
+                    EXPECT_EQ(fast.algorithm, "gemv-1x1") << "case " << ci;
                 } else {
                     EXPECT_NE(fast.algorithm.find(funcs.sgemmName), std::string::npos)
                         << "case " << ci << " tier " << tier << ": " << fast.algorithm;
@@ -183,7 +200,8 @@ TEST(ConvFast, MatchesReferenceOnEveryTierAndThreadCount) {
                     worst = std::max(worst, err - tol);
                     if (!(err <= tol)) {
                         ADD_FAILURE() << "case " << ci << " tier " << cpuTierName((CPUTier)tier) << " threads "
-                                      << threads << " [" << i << "] fast " << fast.y[i] << " ref " << ref.y[i];
+                                      << threads << " dw algo " << dwAlgo << " [" << i << "] fast " << fast.y[i]
+                                      << " ref " << ref.y[i];
                         break;
                     }
                 }

@@ -37,6 +37,12 @@ void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int6
     }
 }
 
+int64_t dwChannelScratchFloats(const DwChannelGeom& g, int lanes) {
+    const int64_t rowsP = (int64_t)(g.oh - 1) * g.sh + (int64_t)(g.kh - 1) * g.dh + 1;
+    const int64_t colsP = (int64_t)(g.ow - 1) * g.sw + (int64_t)(g.kw - 1) * g.dw + 1;
+    return (rowsP * colsP + (int64_t)g.oh * g.ow) * lanes;
+}
+
 static CPUCoreFunctions gTables[kCPUTierCount];
 static std::atomic<int> gOverride{-1};
 
@@ -53,6 +59,7 @@ static void fillTables() {
         f.dwconvRows = dwconv_rows__scalar;
         f.dwconvName = "dwconv_rows__scalar";
         f.dwLanes = dwconv_lanes__scalar();
+        f.dwconvChannels = dwconv_channels__scalar;
         f.planeSum = plane_sum__scalar;
         f.poolRows = pool_rows__scalar;
         f.winoInput = wino_input__scalar;
@@ -70,6 +77,7 @@ static void fillTables() {
             f.dwconvRows = dwconv_rows__sse41;
             f.dwconvName = "dwconv_rows__sse41";
             f.dwLanes = dwconv_lanes__sse41();
+            f.dwconvChannels = dwconv_channels__sse41;
             f.planeSum = plane_sum__sse41;
             f.poolRows = pool_rows__sse41;
             f.winoInput = wino_input__sse41;
@@ -85,6 +93,7 @@ static void fillTables() {
             f.dwconvRows = dwconv_rows__avx2;
             f.dwconvName = "dwconv_rows__avx2";
             f.dwLanes = dwconv_lanes__avx2();
+            f.dwconvChannels = dwconv_channels__avx2;
             f.planeSum = plane_sum__avx2;
             f.poolRows = pool_rows__avx2;
             f.winoInput = wino_input__avx2;
@@ -100,6 +109,7 @@ static void fillTables() {
             f.dwconvRows = dwconv_rows__avx512;
             f.dwconvName = "dwconv_rows__avx512";
             f.dwLanes = dwconv_lanes__avx512();
+            f.dwconvChannels = dwconv_channels__avx512;
             f.planeSum = plane_sum__avx512;
             f.poolRows = pool_rows__avx512;
             f.winoInput = wino_input__avx512;

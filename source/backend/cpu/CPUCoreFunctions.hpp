@@ -57,6 +57,22 @@ typedef void (*BinaryF32Kernel)(int op, const float* a, const float* b, float* c
 typedef void (*DepthwiseRowsKernel)(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w,
                                     int taps, float bias, float* y, int oh, int ow, const GemmPost* post);
 
+/** geometry of DepthwiseChannelsKernel */
+struct DwChannelGeom {
+    int ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl;
+};
+constexpr int kDwChannelMaxTaps = 64;
+/** floats of scratch one DepthwiseChannelsKernel call needs with `lanes` = the table's dwLanes */
+int64_t dwChannelScratchFloats(const DwChannelGeom& g, int lanes);
+/**
+ * Depthwise (one output per input channel) over nch <= dwLanes channels at once, vectorised across
+ * them: channel l reads x + l * inPlane and writes y + l * outPlane; wv: taps x dwLanes weights
+ * (lane l = channel l), bv: dwLanes biases; then post. kh * kw <= kDwChannelMaxTaps.
+ */
+typedef void (*DepthwiseChannelsKernel)(const float* x, int64_t inPlane, int nch, const DwChannelGeom* g,
+                                        const float* wv, const float* bv, float* y, int64_t outPlane,
+                                        const GemmPost* post, float* scratch);
+
 /**
  * Pooling rows over the padded layout of DepthwiseRowsKernel: y = max over taps (NaN propagates;
  * pad with -inf) or sum over taps * invY[oy] * invX[ox] (pad with 0).
@@ -88,6 +104,7 @@ struct CPUCoreFunctions {
     DepthwiseRowsKernel dwconvRows = nullptr;
     const char* dwconvName = "";          // e.g. "dwconv_rows__avx512"
     int dwLanes = 1;                      // floats per vector of the depthwise kernel
+    DepthwiseChannelsKernel dwconvChannels = nullptr;  // dwconv_channels__<isa>
     double (*planeSum)(const float* x, int64_t n) = nullptr;  // sum, vector partial sums then double
     PoolRowsKernel poolRows = nullptr;    // pool_rows__<isa>
     WinogradInputKernel winoInput = nullptr;    // wino_input__<isa>
@@ -108,6 +125,8 @@ void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int6
 void dwconv_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__scalar();
+void dwconv_channels__scalar(const float* x, int64_t inPlane, int nch, const DwChannelGeom* g, const float* wv,
+                            const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
 void pool_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
                      const float* invY, const float* invX, float* y, int oh, int ow);
 double plane_sum__scalar(const float* x, int64_t n);
@@ -120,6 +139,8 @@ void wino_output__scalar(const float* o, int64_t xiStride, const float* at, int 
 void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__sse41();
+void dwconv_channels__sse41(const float* x, int64_t inPlane, int nch, const DwChannelGeom* g, const float* wv,
+                            const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
 void pool_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
                      const float* invY, const float* invX, float* y, int oh, int ow);
 double plane_sum__sse41(const float* x, int64_t n);
@@ -128,6 +149,8 @@ void binary_f32__sse41(int op, const float* a, const float* b, float* c, int64_t
 void dwconv_rows__avx2(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__avx2();
+void dwconv_channels__avx2(const float* x, int64_t inPlane, int nch, const DwChannelGeom* g, const float* wv,
+                            const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
 void pool_rows__avx2(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
                      const float* invY, const float* invX, float* y, int oh, int ow);
 double plane_sum__avx2(const float* x, int64_t n);
@@ -136,6 +159,8 @@ void binary_f32__avx2(int op, const float* a, const float* b, float* c, int64_t 
 void dwconv_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__avx512();
+void dwconv_channels__avx512(const float* x, int64_t inPlane, int nch, const DwChannelGeom* g, const float* wv,
+                            const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
 void pool_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
                      const float* invY, const float* invX, float* y, int oh, int ow);
 double plane_sum__avx512(const float* x, int64_t n);

@@ -77,11 +77,6 @@ struct GemmJob {
                     float* cp = c + (int64_t)mp * mr * ldc + (int64_t)np * nr;
                     if (rows == mr && cols == nr) {
                         f->sgemm(kc, ap, bp, cp, ldc, bias + mp * mr, accumulate, last);
-                        if (last && last->act == 3) {
-                            for (int i = 0; i < rows; ++i) {
-                                last->unary(last->unaryOp, cp + i * ldc, cp + i * ldc, cols, last->lo, last->hi);
-                            }
-                        }
                         continue;
                     }
                     if (accumulate) {
@@ -92,14 +87,21 @@ struct GemmJob {
                     f->sgemm(kc, ap, bp, tile, nr, bias + mp * mr, accumulate, last);
                     for (int i = 0; i < rows; ++i) {
                         memcpy(cp + i * ldc, tile + i * nr, sizeof(float) * cols);
-                        if (last && last->act == 3) {
-                            last->unary(last->unaryOp, cp + i * ldc, cp + i * ldc, cols, last->lo, last->hi);
-                        }
                     }
                 }
             }
             if (k == 0) {
                 break;
+            }
+        }
+        if (post && post->act == 3) {
+            // the table's unary kernel once per row over this task's columns (long runs vectorise;
+            // per-tile rows of nr would be mostly call overhead and scalar tails)
+            const int c0 = np0 * nr, c1 = std::min(n, np1 * nr);
+            const int r1 = std::min(m, mp1 * mr);
+            for (int i = mp0 * mr; i < r1 && c1 > c0; ++i) {
+                post->unary(post->unaryOp, c + (int64_t)i * ldc + c0, c + (int64_t)i * ldc + c0, c1 - c0, post->lo,
+                            post->hi);
             }
         }
     }

@@ -20,6 +20,10 @@ void pool_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff,
                      const float* invY, const float* invX, float* y, int oh, int ow) {
     dwPoolRows(src, rowStep, tapOff, taps, isMax, invY, invX, y, oh, ow);
 }
+void dwconv_channels__scalar(const float* x, int64_t inPlane, int nch, const DwChannelGeom* g, const float* wv,
+                            const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch) {
+    dwChannels(x, inPlane, nch, g, wv, bv, y, outPlane, post, scratch);
+}
 int dwconv_lanes__scalar() {
     return kDwLanes;
 }

@@ -71,8 +71,83 @@ static void dwRows(const float* src, int64_t rowStep, const int32_t* tapOff, con
                 float v = yr[i] < lo ? lo : yr[i];
                 yr[i] = v > hi ? hi : v;
             }
-        } else if (post && post->act == 3) {
-            post->unary(post->unaryOp, yr, yr, ow, post->lo, post->hi);
+        }
+    }
+    if (post && post->act == 3) {
+        // once over the whole (contiguous) plane: rows of a small plane would run the vector
+        // kernel's scalar tail only
+        post->unary(post->unaryOp, y, y, (int64_t)oh * ow, post->lo, post->hi);
+    }
+}
+
+/**
+ * Depthwise over a block of up to L channels vectorised across the channels: the block's planes are
+ * interleaved into a zero-padded [rowsP][colsP][L] scratch (every tap of every output is then one
+ * vector load), the outputs gathered in [oh * ow][L] and written back to the channels' planes. For
+ * small planes, where a row is shorter than a few vectors and per-row work would dominate.
+ * wv: taps x L weights (lane l = channel l of the block), bv: L biases; scratch: see
+ * dwChannelScratchFloats.
+ */
+static void dwChannels(const float* x, int64_t inPlane, int nch, const MNN::DwChannelGeom* g, const float* wv,
+                       const float* bv, float* y, int64_t outPlane, const MNN::GemmPost* post, float* scratch) {
+    constexpr int L = kDwLanes;
+    const int rowsP = (g->oh - 1) * g->sh + (g->kh - 1) * g->dh + 1;
+    const int colsP = (g->ow - 1) * g->sw + (g->kw - 1) * g->dw + 1;
+    float* P = scratch;
+    float* T = scratch + (int64_t)rowsP * colsP * L;
+    memset(P, 0, sizeof(float) * (size_t)((int64_t)rowsP * colsP * L));
+    const int ix0 = g->pl < 0 ? -g->pl : 0;
+    const int ix1 = g->iw < colsP - g->pl ? g->iw : colsP - g->pl;
+    for (int l = 0; l < nch; ++l) {
+        const float* xp = x + (int64_t)l * inPlane;
+        for (int iy = 0; iy < g->ih; ++iy) {
+            const int r = iy + g->pt;
+            if (r < 0 || r >= rowsP) {
+                continue;
+            }
+            const float* xr = xp + (int64_t)iy * g->iw;
+            float* pr = P + ((int64_t)r * colsP + g->pl) * L + l;
+            for (int ix = ix0; ix < ix1; ++ix) {
+                pr[(int64_t)ix * L] = xr[ix];
+            }
+        }
+    }
+    int32_t off[MNN::kDwChannelMaxTaps];
+    const int taps = g->kh * g->kw;
+    for (int ky = 0; ky < g->kh; ++ky) {
+        for (int kx = 0; kx < g->kw; ++kx) {
+            off[ky * g->kw + kx] = (ky * g->dh * colsP + kx * g->dw) * L;
+        }
+    }
+    const int act = post ? post->act : 0;
+    const DwVec zero = {}, lo = dwSplat(post ? post->lo : 0.0f), hi = dwSplat(post ? post->hi : 0.0f);
+    const DwVec bias = dwLoad(bv);
+    for (int oy = 0; oy < g->oh; ++oy) {
+        const float* row = P + (int64_t)oy * g->sh * colsP * L;
+        float* t = T + (int64_t)oy * g->ow * L;
+        for (int ox = 0; ox < g->ow; ++ox) {
+            const float* base = row + (int64_t)ox * g->sw * L;
+            DwVec acc = bias;
+            for (int k = 0; k < taps; ++k) {
+                acc += dwLoad(wv + k * L) * dwLoad(base + off[k]);
+            }
+            if (act == 1) {
+                acc = acc > zero ? acc : zero;
+            } else if (act == 2) {
+                acc = acc < lo ? lo : acc;
+                acc = acc > hi ? hi : acc;
+            }
+            dwStore(t + (int64_t)ox * L, acc);
+        }
+    }
+    const int64_t n = (int64_t)g->oh * g->ow;
+    for (int l = 0; l < nch; ++l) {
+        float* yp = y + (int64_t)l * outPlane;
+        for (int64_t p = 0; p < n; ++p) {
+            yp[p] = T[p * L + l];
+        }
+        if (act == 3) {
+            post->unary(post->unaryOp, yp, yp, n, post->lo, post->hi);
         }
     }
 }

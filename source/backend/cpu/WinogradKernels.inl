@@ -23,8 +23,11 @@ static inline WgVec wgSplat(float s) {
 }
 
 // d: alpha * alpha rows of nr floats (row r * alpha + s: input position (r, s) of every tile);
-// v + xi * xiStride (xi = a * alpha + b): nr floats of (B^T d B)[a][b]
-static void wgInput(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride) {
+// v + xi * xiStride (xi = a * alpha + b): nr floats of (B^T d B)[a][b]. ALPHA > 0: the loops are
+// unrolled for that size (alpha == ALPHA); 0: any alpha <= kWgMaxAlpha.
+template <int ALPHA>
+static void wgInputT(const float* d, const float* bt, int alphaIn, int nr, float* v, int64_t xiStride) {
+    const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
     for (int j0 = 0; j0 < nr; j0 += kWgLanes) {
         WgVec t[kWgMaxAlpha * kWgMaxAlpha];
         // t[a][s] = sum_r bt[a][r] d[r][s]
@@ -58,8 +61,11 @@ static void wgInput(const float* d, const float* bt, int alpha, int nr, float* v
 
 // o + xi * xiStride: nr floats of the GEMM result for xi; y: m * m rows of nr floats
 // y[a][b] = bias + (A^T o A)[a][b], then the fused activation
-static void wgOutput(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias, float* y,
-                     const MNN::GemmPost* post) {
+template <int ALPHA, int M>
+static void wgOutputT(const float* o, int64_t xiStride, const float* at, int alphaIn, int mIn, int nr, float bias,
+                      float* y, const MNN::GemmPost* post) {
+    const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
+    const int m = M > 0 ? M : mIn;
     for (int j0 = 0; j0 < nr; j0 += kWgLanes) {
         WgVec t[kWgMaxAlpha * kWgMaxAlpha];
         // t[u][b] = sum_v o[u][v] at[b][v]
@@ -100,4 +106,31 @@ static void wgOutput(const float* o, int64_t xiStride, const float* at, int alph
     if (post && post->act == 3) {
         post->unary(post->unaryOp, y, y, (int64_t)m * m * nr, post->lo, post->hi);
     }
+}
+
+static void wgInput(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride) {
+    switch (alpha) {
+        case 4:
+            return wgInputT<4>(d, bt, alpha, nr, v, xiStride);
+        case 6:
+            return wgInputT<6>(d, bt, alpha, nr, v, xiStride);
+        case 8:
+            return wgInputT<8>(d, bt, alpha, nr, v, xiStride);
+        default:
+            return wgInputT<0>(d, bt, alpha, nr, v, xiStride);
+    }
+}
+
+static void wgOutput(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias, float* y,
+                     const MNN::GemmPost* post) {
+    if (alpha == 4 && m == 2) {
+        return wgOutputT<4, 2>(o, xiStride, at, alpha, m, nr, bias, y, post);
+    }
+    if (alpha == 6 && m == 4) {
+        return wgOutputT<6, 4>(o, xiStride, at, alpha, m, nr, bias, y, post);
+    }
+    if (alpha == 8 && m == 6) {
+        return wgOutputT<8, 6>(o, xiStride, at, alpha, m, nr, bias, y, post);
+    }
+    return wgOutputT<0, 0>(o, xiStride, at, alpha, m, nr, bias, y, post);
 }

@@ -17,7 +17,7 @@ namespace MNN {
 
 namespace {
 
-enum class FastKind { GEMM_1X1, IM2COL, DEPTHWISE, WINOGRAD };
+enum class FastKind { GEMM_1X1, IM2COL, DEPTHWISE, WINOGRAD, GEMV_1X1, DEPTHWISE_CHANNELS };
 
 // MNN_CONV_ALGO: reference | gemm (im2col / 1x1 GEMM only) | winograd (the cheapest tile size) |
 // winograd2 | winograd4 | winograd6 (that output tile size where Winograd applies)
@@ -38,15 +38,22 @@ double gemmConvCost(const CPUCoreFunctions& f, int m, int n, int k, int batch, i
     return batch * (gemm + pack) / std::max(1, threads);
 }
 
+template <int NR>
+void copyRows(const float* x, int64_t plane, int rows, float* dst) {
+    for (int ci = 0; ci < rows; ++ci) {
+        memcpy(dst + (int64_t)ci * NR, x + ci * plane, sizeof(float) * NR);
+    }
+}
+
 // Packs columns [p*nr, p*nr + nr) of the im2col matrix (rows k = (ci, ky, kx), columns n = (oy, ox))
 // of one group's input planes into panel p.
 struct Im2ColJob {
-    const float* x;        // first input plane of the group
+    const float* x;  // first input plane of the group
     float* packed;
-    const int* iy0;        // per output column: oy * sh - ph
-    const int* ix0;        // per output column: ox * sw - pw
+    const int* iy0;  // per output column: oy * sh - ph
+    const int* ix0;  // per output column: ox * sw - pw
     int cg, kh, kw, ih, iw, dh, dw, n, nr;
-    int ow, sw;            // output width, horizontal stride
+    int ow, sw;  // output width, horizontal stride
     bool direct1x1;
     void operator()(int p) const {
         const int64_t k = (int64_t)cg * kh * kw;
@@ -55,6 +62,20 @@ struct Im2ColJob {
         const int cols = std::min(nr, n - c0);
         const int64_t plane = (int64_t)ih * iw;
         if (direct1x1) {
+            if (cols == nr) {
+                // whole panels: fixed-size copies the compiler inlines (a libc call per row of nr
+                // floats costs more than the copy)
+                switch (nr) {
+                    case 8:
+                        return copyRows<8>(x + c0, plane, cg, dst);
+                    case 24:
+                        return copyRows<24>(x + c0, plane, cg, dst);
+                    case 32:
+                        return copyRows<32>(x + c0, plane, cg, dst);
+                    default:
+                        break;
+                }
+            }
             for (int ci = 0; ci < cg; ++ci) {
                 float* d = dst + (int64_t)ci * nr;
                 memcpy(d, x + ci * plane + c0, sizeof(float) * cols);
@@ -113,15 +134,55 @@ struct Im2ColJob {
     }
 };
 
+// A 1x1 convolution over a single position (squeeze-excite blocks after global pooling):
+// y[o] = bias[o] + dot(W[o], x), outputs [c * 64, ...) per task; the packed GEMM would pad the one
+// column to a whole register tile.
+struct GemvJob {
+    const float* x;
+    const float* w;  // [M x K] row-major
+    const float* bias;
+    float* y;
+    int m, k;
+    const GemmPost* post;
+    static constexpr int kChunk = 64;
+    void operator()(int c) const {
+        const int o0 = c * kChunk, o1 = std::min(m, o0 + kChunk);
+        for (int o = o0; o < o1; ++o) {
+            const float* wr = w + (int64_t)o * k;
+            float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            int q = 0;
+            for (; q + 8 <= k; q += 8) {
+                for (int u = 0; u < 8; ++u) {
+                    acc[u] += wr[q + u] * x[q + u];
+                }
+            }
+            float v = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+            for (; q < k; ++q) {
+                v += wr[q] * x[q];
+            }
+            v += bias[o];
+            if (post->act == 1) {
+                v = v > 0.0f ? v : 0.0f;
+            } else if (post->act == 2) {
+                v = std::min(std::max(v, post->lo), post->hi);
+            }
+            y[o] = v;
+        }
+        if (post->act == 3 && o1 > o0) {
+            post->unary(post->unaryOp, y + o0, y + o0, o1 - o0, post->lo, post->hi);
+        }
+    }
+};
+
 struct DepthwiseJob {
     const float* x;
     const float* w;
     const float* bias;  // may be null
     float* y;
-    int channels;       // input channels (= groups)
-    int mg;             // outputs per group
+    int channels;  // input channels (= groups)
+    int mg;        // outputs per group
     int ih, iw, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw;
-    int oxBegin, oxEnd; // output columns whose whole window lies inside the input row
+    int oxBegin, oxEnd;  // output columns whose whole window lies inside the input row
     GemmPost post;
     // index = batch * (channels * mg) + output channel
     void operator()(int idx) const {
@@ -178,9 +239,10 @@ struct DepthwiseJob {
                 for (int ox = 0; ox < ow; ++ox) {
                     yr[ox] = std::min(std::max(yr[ox], post.lo), post.hi);
                 }
-            } else if (post.act == 3) {
-                post.unary(post.unaryOp, yr, yr, ow, post.lo, post.hi);
             }
+        }
+        if (post.act == 3) {
+            post.unary(post.unaryOp, yp, yp, (int64_t)oh * ow, post.lo, post.hi);
         }
     }
 };
@@ -216,7 +278,46 @@ struct DepthwisePackedJob {
     }
 };
 
-} // namespace
+// Depthwise vectorised across channels: items = (batch, block of dwLanes channels), split into
+// contiguous ranges, one scratch per range.
+struct DepthwiseChannelsJob {
+    const CPUCoreFunctions* f;
+    const DwChannelGeom* g;
+    const float* x;
+    const float* wv;  // [block][taps][lanes]
+    const float* bv;  // [block][lanes]
+    float* y;
+    float* scratch;
+    int64_t scratchFloats;
+    int channels, blocks, batch, taps, tasks;
+    const GemmPost* post;
+    void operator()(int t) const {
+        const int L = f->dwLanes;
+        const int64_t items = (int64_t)batch * blocks;
+        const int64_t i0 = items * t / tasks, i1 = items * (t + 1) / tasks;
+        const int64_t inPlane = (int64_t)g->ih * g->iw, outPlane = (int64_t)g->oh * g->ow;
+        for (int64_t i = i0; i < i1; ++i) {
+            const int nb = (int)(i / blocks), blk = (int)(i % blocks);
+            const int c0 = blk * L, nch = std::min(L, channels - c0);
+            const int64_t plane0 = (int64_t)nb * channels + c0;
+            f->dwconvChannels(x + plane0 * inPlane, inPlane, nch, g, wv + (int64_t)blk * taps * L,
+                              bv + (int64_t)blk * L, y + plane0 * outPlane, outPlane, post->act ? post : nullptr,
+                              scratch + scratchFloats * t);
+        }
+    }
+};
+
+// MNN_DW_ALGO=rows | channels forces the depthwise kernel (tests, benchmarks); default: channels
+// when an output row is shorter than two vectors (per-row work would dominate), else rows
+int forcedDepthwiseAlgo() {
+    const char* env = getenv("MNN_DW_ALGO");
+    if (!env) {
+        return 0;
+    }
+    return strcmp(env, "rows") == 0 ? 1 : strcmp(env, "channels") == 0 ? 2 : 0;
+}
+
+}  // namespace
 
 class CPUConvolutionFast : public Execution {
 public:
@@ -290,6 +391,12 @@ public:
             mOxBegin = begin;
             mOxEnd = end;
             snprintf(mAlgo, sizeof(mAlgo), "depthwise-direct");
+            const int forced = forcedDepthwiseAlgo();
+            const bool channelsFit =
+                mMg == 1 && mFuncs->dwconvChannels && mGeom.kernel[0] * mGeom.kernel[1] <= kDwChannelMaxTaps;
+            if (channelsFit && (forced == 2 || (forced == 0 && mGeom.output[1] < 2 * mFuncs->dwLanes))) {
+                return planChannelDepthwise(inputs[0]->length(0), c, w, b);
+            }
             if (mGeom.strides[1] <= 2 && mFuncs->dwconvRows) {
                 return planPackedDepthwise(inputs[0]->length(0), c);
             }
@@ -299,6 +406,18 @@ public:
                            mGeom.strides[1] == 1 && mGeom.padBegin[0] == 0 && mGeom.padBegin[1] == 0 &&
                            mGeom.output[0] == mGeom.input[0] && mGeom.output[1] == mGeom.input[1];
         mKind = is1x1 ? FastKind::GEMM_1X1 : FastKind::IM2COL;
+        if (is1x1 && mN == 1 && group == 1) {
+            mKind = FastKind::GEMV_1X1;
+            mWeights.assign(w, w + (int64_t)mOutChannels * mK);
+            mBias.assign((size_t)mOutChannels, 0.0f);
+            if (b) {
+                mBias.assign(b, b + mOutChannels);
+            }
+            mPackedA.clear();
+            mPackedA.shrink_to_fit();
+            snprintf(mAlgo, sizeof(mAlgo), "gemv-1x1");
+            return NO_ERROR;
+        }
         const int unit = chooseWinogradUnit(inputs[0]->length(0), c, is1x1);
         if (unit > 0) {
             if (mWino.unit() != unit && !mWino.prepareWeights(*mFuncs, unit, mWinoShape, w, b)) {
@@ -338,7 +457,8 @@ public:
             }
         }
         // scratch: one (batch, group)'s packed B, shared by the backend's Executions
-        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)gemmPackedBSize(*mFuncs, mN, mK))) {
+        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) *
+                                                                 (size_t)gemmPackedBSize(*mFuncs, mN, mK))) {
             return OUT_OF_MEMORY;
         }
         snprintf(mAlgo, sizeof(mAlgo), "%s %s", is1x1 ? "gemm-1x1" : "im2col-gemm", mFuncs->sgemmName);
@@ -351,6 +471,25 @@ public:
         const int batch = inputs[0]->length(0);
         const int c = inputs[0]->length(1);
         const int ih = mGeom.input[0], iw = mGeom.input[1];
+        if (mKind == FastKind::DEPTHWISE_CHANNELS) {
+            DepthwiseChannelsJob job;
+            job.f = mFuncs;
+            job.g = &mDwcGeom;
+            job.x = x;
+            job.wv = mWeights.data();
+            job.bv = mBias.data();
+            job.y = y;
+            job.scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
+            job.scratchFloats = mDwcScratchFloats;
+            job.channels = c;
+            job.blocks = (c + mFuncs->dwLanes - 1) / mFuncs->dwLanes;
+            job.batch = batch;
+            job.taps = mGeom.kernel[0] * mGeom.kernel[1];
+            job.tasks = mDwTasks;
+            job.post = &mPost;
+            parallelFor(mPool, mDwTasks, job);
+            return NO_ERROR;
+        }
         if (mKind == FastKind::DEPTHWISE && mPackedDepthwise) {
             DepthwisePackedJob job;
             job.f = mFuncs;
@@ -395,6 +534,20 @@ public:
             job.oxEnd = mOxEnd;
             job.post = mPost;
             parallelFor(mPool, batch * mOutChannels, job);
+            return NO_ERROR;
+        }
+        if (mKind == FastKind::GEMV_1X1) {
+            GemvJob job;
+            job.w = mWeights.data();
+            job.bias = mBias.data();
+            job.m = mOutChannels;
+            job.k = mK;
+            job.post = &mPost;
+            for (int nb = 0; nb < batch; ++nb) {
+                job.x = x + (int64_t)nb * c;
+                job.y = y + (int64_t)nb * mOutChannels;
+                parallelFor(mPool, (mOutChannels + GemvJob::kChunk - 1) / GemvJob::kChunk, job);
+            }
             return NO_ERROR;
         }
         if (mKind == FastKind::WINOGRAD) {
@@ -479,6 +632,35 @@ private:
         return unit;
     }
 
+    /** weights / biases interleaved per block of dwLanes channels, geometry, tasks and scratch */
+    ErrorCode planChannelDepthwise(int batch, int channels, const float* w, const float* b) {
+        const int L = mFuncs->dwLanes, taps = mGeom.kernel[0] * mGeom.kernel[1];
+        const int blocks = (channels + L - 1) / L;
+        mWeights.assign((size_t)blocks * taps * L, 0.0f);
+        mBias.assign((size_t)blocks * L, 0.0f);
+        for (int ch = 0; ch < channels; ++ch) {
+            const int blk = ch / L, l = ch % L;
+            for (int t = 0; t < taps; ++t) {
+                mWeights[((size_t)blk * taps + t) * L + l] = w[(int64_t)ch * taps + t];
+            }
+            mBias[(size_t)blk * L + l] = b ? b[ch] : 0.0f;
+        }
+        mDwcGeom = DwChannelGeom{mGeom.input[0],     mGeom.input[1],     mGeom.output[0],   mGeom.output[1],
+                                 mGeom.kernel[0],    mGeom.kernel[1],    mGeom.strides[0],  mGeom.strides[1],
+                                 mGeom.dilations[0], mGeom.dilations[1], mGeom.padBegin[0], mGeom.padBegin[1]};
+        mDwcScratchFloats = (dwChannelScratchFloats(mDwcGeom, L) + 15) / 16 * 16;
+        const int threads = mPool ? mPool->threads() : 1;
+        const int64_t items = (int64_t)batch * blocks;
+        mDwTasks = (int)std::max<int64_t>(1, std::min<int64_t>(items, threads > 1 ? 4 * threads : 1));
+        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) *
+                                                                 (size_t)(mDwcScratchFloats * mDwTasks))) {
+            return OUT_OF_MEMORY;
+        }
+        mKind = FastKind::DEPTHWISE_CHANNELS;
+        snprintf(mAlgo, sizeof(mAlgo), "depthwise dwconv_channels__%s", cpuTierName(mFuncs->tier));
+        return NO_ERROR;
+    }
+
     /** layout of the padded scratch plane of the vector depthwise kernel (horizontal stride 1 or 2) */
     ErrorCode planPackedDepthwise(int batch, int channels) {
         if (!mPlane.plan(mGeom.input[0], mGeom.input[1], mGeom.output[0], mGeom.output[1], mGeom.kernel[0],
@@ -489,7 +671,8 @@ private:
         const int threads = mPool ? mPool->threads() : 1;
         const int64_t total = (int64_t)batch * channels;
         mDwTasks = (int)std::max<int64_t>(1, std::min<int64_t>(total, threads > 1 ? 4 * threads : 1));
-        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)(mPlane.planeFloats * mDwTasks))) {
+        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) *
+                                                                 (size_t)(mPlane.planeFloats * mDwTasks))) {
             return OUT_OF_MEMORY;
         }
         mPackedDepthwise = true;
@@ -513,6 +696,8 @@ private:
     WinogradConv mWino;
     WinogradShape mWinoShape;
     // vector depthwise
+    DwChannelGeom mDwcGeom{};
+    int64_t mDwcScratchFloats = 0;
     bool mPackedDepthwise = false;
     PaddedPlane mPlane;
     int mDwTasks = 1;
@@ -542,4 +727,4 @@ Execution* createFastConvolution(const std::vector<Tensor*>& inputs, const ConvA
     return new CPUConvolutionFast(backend, attrs);
 }
 
-} // namespace MNN
+}  // namespace MNN

@@ -7,6 +7,7 @@
 namespace MNN {
 
 namespace {
+constexpr int kWinogradMaxLanes = 64;  // >= every tier's nr
 int64_t roundUp(int64_t v, int64_t q) {
     return (v + q - 1) / q * q;
 }
@@ -26,7 +27,7 @@ int splitFor(int64_t panelItems, int threads, int outC, int mr) {
 bool WinogradConv::prepareWeights(const CPUCoreFunctions& f, int m, const WinogradShape& s, const float* w,
                                   const float* bias) {
     WinogradMatrices mat;
-    if (!supportedUnit(m) || !makeWinogradMatrices(m, s.r, &mat)) {
+    if (!supportedUnit(m) || f.nr > kWinogradMaxLanes || !makeWinogradMatrices(m, s.r, &mat)) {
         return false;
     }
     mFuncs = &f;
@@ -35,11 +36,14 @@ bool WinogradConv::prepareWeights(const CPUCoreFunctions& f, int m, const Winogr
     const int alpha = mAlpha, r = s.r, M = s.outC, C = s.inC;
     mAt.assign(mat.at.begin(), mat.at.end());
     mBt.assign(mat.bt.begin(), mat.bt.end());
-    // U[xi][mo][c] = (G g G^T)[a][b], in double
-    const int xis = alpha * alpha;
-    std::vector<float> u((size_t)xis * M * C);
+    // U[xi][mo][c] = (G g G^T)[a][b] in double, written straight into xi's packed A block (MR-row
+    // panels, k-major: element (mo, c) at panel mo / mr, offset c * mr + mo % mr)
+    const int xis = alpha * alpha, mr = f.mr;
+    mPackedUStride = gemmPackedASize(f, M, C);
+    mPackedU.assign((size_t)(mPackedUStride * xis), 0.0f);
     std::vector<double> gg((size_t)alpha * r);
     for (int mo = 0; mo < M; ++mo) {
+        float* panel = mPackedU.data() + (int64_t)(mo / mr) * mr * C + mo % mr;
         for (int c = 0; c < C; ++c) {
             const float* k = w + ((int64_t)mo * C + c) * r * r;
             // gg = G g  (alpha x r)
@@ -58,15 +62,10 @@ bool WinogradConv::prepareWeights(const CPUCoreFunctions& f, int m, const Winogr
                     for (int j = 0; j < r; ++j) {
                         acc += gg[(size_t)a * r + j] * mat.g[(size_t)b * r + j];
                     }
-                    u[((size_t)(a * alpha + b) * M + mo) * C + c] = (float)acc;
+                    panel[(a * alpha + b) * mPackedUStride + (int64_t)c * mr] = (float)acc;
                 }
             }
         }
-    }
-    mPackedUStride = gemmPackedASize(f, M, C);
-    mPackedU.assign((size_t)(mPackedUStride * xis), 0.0f);
-    for (int xi = 0; xi < xis; ++xi) {
-        gemmPackA(f, u.data() + (size_t)xi * M * C, C, M, C, mPackedU.data() + xi * mPackedUStride);
     }
     mBias.assign((size_t)M, 0.0f);
     if (bias) {
@@ -113,6 +112,66 @@ double WinogradConv::cost(const CPUCoreFunctions& f, int m, const WinogradShape&
     return s.batch * (gemm + in + out) * imbalance / t;
 }
 
+// Per panel lane (tile): where its input window and output block start, and whether they lie
+// wholly inside the planes (then the copies need no bounds checks).
+struct WinogradLane {
+    int32_t iy0, ix0, oy0, ox0;
+    bool interiorIn, fullOut;
+};
+
+// d[(r * A + s) * nr + j] = x[iy0 + r][ix0 + s] of lane j's tile (zero outside the plane); A > 0
+// unrolls for alpha == A
+template <int A>
+static void gatherTiles(const float* plane, int ih, int iw, const WinogradLane* lanes, int count, int alphaIn, int nr,
+                        float* d) {
+    const int alpha = A > 0 ? A : alphaIn;
+    for (int j = 0; j < count; ++j) {
+        const WinogradLane& l = lanes[j];
+        if (l.interiorIn) {
+            const float* src = plane + (int64_t)l.iy0 * iw + l.ix0;
+            for (int r = 0; r < alpha; ++r) {
+                for (int c = 0; c < alpha; ++c) {
+                    d[(r * alpha + c) * nr + j] = src[(int64_t)r * iw + c];
+                }
+            }
+            continue;
+        }
+        for (int r = 0; r < alpha; ++r) {
+            const int iy = l.iy0 + r;
+            for (int c = 0; c < alpha; ++c) {
+                const int ix = l.ix0 + c;
+                d[(r * alpha + c) * nr + j] =
+                    ((unsigned)iy < (unsigned)ih && (unsigned)ix < (unsigned)iw) ? plane[(int64_t)iy * iw + ix] : 0.0f;
+            }
+        }
+    }
+}
+
+// y[(oy0 + a) * ow + ox0 + b] = yt[(a * M + b) * nr + j] for every lane's block (clipped at the plane)
+template <int M>
+static void scatterTiles(const float* yt, const WinogradLane* lanes, int count, int mIn, int nr, int oh, int ow,
+                         float* y) {
+    const int m = M > 0 ? M : mIn;
+    for (int j = 0; j < count; ++j) {
+        const WinogradLane& l = lanes[j];
+        float* dst = y + (int64_t)l.oy0 * ow + l.ox0;
+        if (l.fullOut) {
+            for (int a = 0; a < m; ++a) {
+                for (int b = 0; b < m; ++b) {
+                    dst[(int64_t)a * ow + b] = yt[(a * m + b) * nr + j];
+                }
+            }
+            continue;
+        }
+        const int hy = std::min(m, oh - l.oy0), hx = std::min(m, ow - l.ox0);
+        for (int a = 0; a < hy; ++a) {
+            for (int b = 0; b < hx; ++b) {
+                dst[(int64_t)a * ow + b] = yt[(a * m + b) * nr + j];
+            }
+        }
+    }
+}
+
 struct WinogradConv::Job {
     const WinogradConv* self;
     const float* x;
@@ -120,39 +179,32 @@ struct WinogradConv::Job {
     float* scratch;
     const GemmPost* post;
 
-    // d[(r * alpha + s) * nr + j] = input (r, s) of tile t0 + j of one input plane (zero outside)
-    void gather(const float* plane, int t0, float* d) const {
+    void gather(const float* plane, const WinogradLane* lanes, int count, float* d) const {
         const auto& s = self->mShape;
-        const int nr = self->mFuncs->nr, alpha = self->mAlpha, m = self->mM;
-        const int count = std::min(nr, self->mTiles - t0);
-        for (int j = 0; j < nr; ++j) {
-            if (j >= count) {
-                for (int e = 0; e < alpha * alpha; ++e) {
-                    d[(int64_t)e * nr + j] = 0.0f;
-                }
-                continue;
-            }
-            const int t = t0 + j;
-            const int iy0 = (t / self->mTilesX) * m - s.padTop, ix0 = (t % self->mTilesX) * m - s.padLeft;
-            if (iy0 >= 0 && ix0 >= 0 && iy0 + alpha <= s.ih && ix0 + alpha <= s.iw) {
-                const float* src = plane + (int64_t)iy0 * s.iw + ix0;
-                for (int r = 0; r < alpha; ++r) {
-                    for (int c = 0; c < alpha; ++c) {
-                        d[(int64_t)(r * alpha + c) * nr + j] = src[(int64_t)r * s.iw + c];
-                    }
-                }
-                continue;
-            }
-            for (int r = 0; r < alpha; ++r) {
-                const int iy = iy0 + r;
-                for (int c = 0; c < alpha; ++c) {
-                    const int ix = ix0 + c;
-                    d[(int64_t)(r * alpha + c) * nr + j] =
-                        ((unsigned)iy < (unsigned)s.ih && (unsigned)ix < (unsigned)s.iw)
-                            ? plane[(int64_t)iy * s.iw + ix]
-                            : 0.0f;
-                }
-            }
+        const int nr = self->mFuncs->nr, alpha = self->mAlpha;
+        switch (alpha) {
+            case 4:
+                return gatherTiles<4>(plane, s.ih, s.iw, lanes, count, alpha, nr, d);
+            case 6:
+                return gatherTiles<6>(plane, s.ih, s.iw, lanes, count, alpha, nr, d);
+            case 8:
+                return gatherTiles<8>(plane, s.ih, s.iw, lanes, count, alpha, nr, d);
+            default:
+                return gatherTiles<0>(plane, s.ih, s.iw, lanes, count, alpha, nr, d);
+        }
+    }
+    void scatter(const float* yt, const WinogradLane* lanes, int count, float* plane) const {
+        const auto& s = self->mShape;
+        const int nr = self->mFuncs->nr, m = self->mM;
+        switch (m) {
+            case 2:
+                return scatterTiles<2>(yt, lanes, count, m, nr, s.oh, s.ow, plane);
+            case 4:
+                return scatterTiles<4>(yt, lanes, count, m, nr, s.oh, s.ow, plane);
+            case 6:
+                return scatterTiles<6>(yt, lanes, count, m, nr, s.oh, s.ow, plane);
+            default:
+                return scatterTiles<0>(yt, lanes, count, m, nr, s.oh, s.ow, plane);
         }
     }
 
@@ -168,6 +220,7 @@ struct WinogradConv::Job {
         const int64_t vStride = (int64_t)s.inC * nr, oStride = (int64_t)w.mChunkM * nr;
         const int64_t i0 = w.mItems * tid / w.mThreads, i1 = w.mItems * (tid + 1) / w.mThreads;
         const int64_t inPlane = (int64_t)s.ih * s.iw, outPlane = (int64_t)s.oh * s.ow;
+        WinogradLane lanes[kWinogradMaxLanes];
         int64_t transformed = -1;  // (batch, panel) whose V is in v
         GemmPost none;
         for (int64_t item = i0; item < i1; ++item) {
@@ -175,9 +228,24 @@ struct WinogradConv::Job {
             const int mc = (int)(item % w.mSplitM);
             const int nb = (int)(bp / w.mPanels), panel = (int)(bp % w.mPanels);
             const int t0 = panel * nr;
+            const int count = std::min(nr, w.mTiles - t0);
+            for (int j = 0; j < count; ++j) {
+                const int t = t0 + j;
+                WinogradLane& l = lanes[j];
+                l.oy0 = (t / w.mTilesX) * m;
+                l.ox0 = (t % w.mTilesX) * m;
+                l.iy0 = l.oy0 - s.padTop;
+                l.ix0 = l.ox0 - s.padLeft;
+                l.interiorIn = l.iy0 >= 0 && l.ix0 >= 0 && l.iy0 + alpha <= s.ih && l.ix0 + alpha <= s.iw;
+                l.fullOut = l.oy0 + m <= s.oh && l.ox0 + m <= s.ow;
+            }
             if (bp != transformed) {
+                if (count < nr) {
+                    // lanes past the last tile stay zero (the GEMM and transforms run on whole panels)
+                    memset(d, 0, sizeof(float) * (size_t)(xis * nr));
+                }
                 for (int c = 0; c < s.inC; ++c) {
-                    gather(x + ((int64_t)nb * s.inC + c) * inPlane, t0, d);
+                    gather(x + ((int64_t)nb * s.inC + c) * inPlane, lanes, count, d);
                     f.winoInput(d, w.mBt.data(), alpha, nr, v + (int64_t)c * nr, vStride);
                 }
                 transformed = bp;
@@ -187,23 +255,11 @@ struct WinogradConv::Job {
                 gemmRunPacked(f, rows, nr, s.inC, w.mPackedU.data() + xi * w.mPackedUStride + (int64_t)m0 * s.inC,
                               v + xi * vStride, w.mZeroBias.data(), o + xi * oStride, nr, none, nullptr);
             }
-            const int count = std::min(nr, w.mTiles - t0);
             for (int i = 0; i < rows; ++i) {
                 const int mo = m0 + i;
                 f.winoOutput(o + (int64_t)i * nr, oStride, w.mAt.data(), alpha, m, nr, w.mBias[mo], yt,
                              post->act ? post : nullptr);
-                float* yp = y + ((int64_t)nb * s.outC + mo) * outPlane;
-                for (int j = 0; j < count; ++j) {
-                    const int t = t0 + j;
-                    const int oy0 = (t / w.mTilesX) * m, ox0 = (t % w.mTilesX) * m;
-                    const int hy = std::min(m, s.oh - oy0), hx = std::min(m, s.ow - ox0);
-                    for (int a = 0; a < hy; ++a) {
-                        float* dst = yp + (int64_t)(oy0 + a) * s.ow + ox0;
-                        for (int b = 0; b < hx; ++b) {
-                            dst[b] = yt[(int64_t)(a * m + b) * nr + j];
-                        }
-                    }
-                }
+                scatter(yt, lanes, count, y + ((int64_t)nb * s.outC + mo) * outPlane);
             }
         }
     }
