@@ -18,22 +18,36 @@ namespace {
 
 double refUnary(VecUnaryOp op, double v, double a, double b) {
     switch (op) {
-        case VecUnaryOp::RELU: return v < 0 ? 0.0 : v;
-        case VecUnaryOp::CLIP: return v != v ? v : std::min(std::max(v, a), b);
-        case VecUnaryOp::SIGMOID: return 1.0 / (1.0 + exp(-v));
-        case VecUnaryOp::SILU: return v / (1.0 + exp(-v));
-        case VecUnaryOp::HARD_SIGMOID: return v != v ? v : std::max(0.0, std::min(1.0, a * v + b));
-        case VecUnaryOp::HARD_SWISH: return v != v ? v : v * std::max(0.0, std::min(1.0, v / 6.0 + 0.5));
-        case VecUnaryOp::TANH: return tanh(v);
-        case VecUnaryOp::EXP: return exp(v);
-        case VecUnaryOp::GELU: return 0.5 * v * (1.0 + erf(v / sqrt(2.0)));
+        case VecUnaryOp::RELU:
+            return v < 0 ? 0.0 : v;
+        case VecUnaryOp::CLIP:
+            return v != v ? v : std::min(std::max(v, a), b);
+        case VecUnaryOp::SIGMOID:
+            return 1.0 / (1.0 + exp(-v));
+        case VecUnaryOp::SILU:
+            return v / (1.0 + exp(-v));
+        case VecUnaryOp::HARD_SIGMOID:
+            return v != v ? v : std::max(0.0, std::min(1.0, a * v + b));
+        case VecUnaryOp::HARD_SWISH:
+            return v != v ? v : v * std::max(0.0, std::min(1.0, v / 6.0 + 0.5));
+        case VecUnaryOp::TANH:
+            return tanh(v);
+        case VecUnaryOp::EXP:
+            return exp(v);
+        case VecUnaryOp::GELU:
+            return 0.5 * v * (1.0 + erf(v / sqrt(2.0)));
         case VecUnaryOp::GELU_TANH:
             return 0.5 * v * (1.0 + tanh(0.79788456080286535588 * (v + 0.044715 * v * v * v)));
-        case VecUnaryOp::LEAKY_RELU: return v < 0 ? a * v : v;
-        case VecUnaryOp::ABS: return fabs(v);
-        case VecUnaryOp::NEG: return -v;
-        case VecUnaryOp::SQUARE: return v * v;
-        case VecUnaryOp::RECIPROCAL: return 1.0 / v;
+        case VecUnaryOp::LEAKY_RELU:
+            return v < 0 ? a * v : v;
+        case VecUnaryOp::ABS:
+            return fabs(v);
+        case VecUnaryOp::NEG:
+            return -v;
+        case VecUnaryOp::SQUARE:
+            return v * v;
+        case VecUnaryOp::RECIPROCAL:
+            return 1.0 / v;
     }
     return 0;
 }
@@ -44,23 +58,65 @@ void tolerance(VecUnaryOp op, double* rel, double* abs) {
     *rel = 4e-7;
     *abs = 0.0;
     switch (op) {
-        case VecUnaryOp::GELU: *rel = 2e-6; *abs = 3e-7; break;
-        case VecUnaryOp::GELU_TANH: *rel = 2e-6; *abs = 1e-7; break;
-        case VecUnaryOp::TANH: *rel = 2e-6; *abs = 0.0; break;
+        case VecUnaryOp::GELU:
+            *rel = 2e-6;
+            *abs = 3e-7;
+            break;
+        case VecUnaryOp::GELU_TANH:
+            *rel = 2e-6;
+            *abs = 1e-7;
+            break;
+        case VecUnaryOp::TANH:
+            *rel = 2e-6;
+            *abs = 0.0;
+            break;
         case VecUnaryOp::SIGMOID:
         case VecUnaryOp::SILU:
-        case VecUnaryOp::EXP: *rel = 1e-6; break;
+        case VecUnaryOp::EXP:
+            *rel = 1e-6;
+            break;
         // a * x + b rounds a * x first (no FMA below AVX2): half an ulp of |b| absolute
-        case VecUnaryOp::HARD_SIGMOID: *abs = 6e-8; break;
-        default: break;
+        case VecUnaryOp::HARD_SIGMOID:
+            *abs = 6e-8;
+            break;
+        default:
+            break;
     }
 }
 
 std::vector<float> unaryInputs() {
-    std::vector<float> v = {0.0f, -0.0f, 1.0f, -1.0f, 1e-30f, -1e-30f, 1e-6f, 0.1f, 0.124f, 0.126f, -0.126f, 0.5f,
-                            3.0f, -3.0f, 6.0f, 9.0f, 15.0f, 20.0f, -20.0f, 80.0f, 88.5f, 88.8f, 89.5f, -87.0f,
-                            -90.0f, -100.0f, -103.5f, -110.0f, 1e30f, -1e30f,
-                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+    std::vector<float> v = {0.0f,
+                            -0.0f,
+                            1.0f,
+                            -1.0f,
+                            1e-30f,
+                            -1e-30f,
+                            1e-6f,
+                            0.1f,
+                            0.124f,
+                            0.126f,
+                            -0.126f,
+                            0.5f,
+                            3.0f,
+                            -3.0f,
+                            6.0f,
+                            9.0f,
+                            15.0f,
+                            20.0f,
+                            -20.0f,
+                            80.0f,
+                            88.5f,
+                            88.8f,
+                            89.5f,
+                            -87.0f,
+                            -90.0f,
+                            -100.0f,
+                            -103.5f,
+                            -110.0f,
+                            1e30f,
+                            -1e30f,
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
                             std::numeric_limits<float>::quiet_NaN()};
     std::mt19937 gen(7);
     std::uniform_real_distribution<float> wide(-30.0f, 30.0f), narrow(-2.0f, 2.0f);
@@ -70,7 +126,7 @@ std::vector<float> unaryInputs() {
     return v;
 }
 
-} // namespace
+}  // namespace
 
 TEST(ElementwiseFast, UnaryKernelsAgainstDoubleOnEveryTier) {
     const int best = (int)cpuFeatures().best;
@@ -102,7 +158,8 @@ TEST(ElementwiseFast, UnaryKernelsAgainstDoubleOnEveryTier) {
                     const float rf = (float)r;
                     const float got = y[(size_t)i];
                     if (rf != rf) {
-                        EXPECT_TRUE(got != got) << cpuTierName(f.tier) << " op " << o << " x " << x[i] << " got " << got;
+                        EXPECT_TRUE(got != got)
+                            << cpuTierName(f.tier) << " op " << o << " x " << x[i] << " got " << got;
                         continue;
                     }
                     if (std::isinf(rf)) {
@@ -188,7 +245,7 @@ BinOut runBinary(Schema::BinaryOpType type, const std::vector<int>& sa, const st
     return out;
 }
 
-} // namespace
+}  // namespace
 
 TEST(ElementwiseFast, BinaryMatchesReferenceBitForBit) {
     using B = Schema::BinaryOpType;
@@ -199,10 +256,10 @@ TEST(ElementwiseFast, BinaryMatchesReferenceBitForBit) {
         {{3, 1, 5}, {4, 1}},                 // both broadcast: outer product
         {{1, 70000}, {1}},                   // scalar, one long run split over threads
         {{1}, {70000}},
-        {{5, 1, 3}, {1, 6, 3}},              // inner run of 3 with outer broadcast
+        {{5, 1, 3}, {1, 6, 3}},  // inner run of 3 with outer broadcast
         {{2, 3, 4}, {4}},
         {{1}, {1}},
-        {{0, 3}, {3}},                       // empty
+        {{0, 3}, {3}},  // empty
     };
     const B types[] = {B::ADD, B::SUB, B::MUL, B::DIV, B::MAXIMUM, B::MINIMUM};
     const int best = (int)cpuFeatures().best;
@@ -221,8 +278,8 @@ TEST(ElementwiseFast, BinaryMatchesReferenceBitForBit) {
                     for (size_t i = 0; i < ref.y.size(); ++i) {
                         const bool same = (ref.y[i] != ref.y[i]) ? (fast.y[i] != fast.y[i]) : fast.y[i] == ref.y[i];
                         if (!same) {
-                            ADD_FAILURE() << Schema::EnumNameBinaryOpType(t) << " tier " << tier << " threads " << threads
-                                          << " [" << i << "] fast " << fast.y[i] << " ref " << ref.y[i];
+                            ADD_FAILURE() << Schema::EnumNameBinaryOpType(t) << " tier " << tier << " threads "
+                                          << threads << " [" << i << "] fast " << fast.y[i] << " ref " << ref.y[i];
                             break;
                         }
                     }
@@ -257,6 +314,110 @@ TEST(ElementwiseFast, UnaryOpUsesTheTableAndCanBeForcedToReference) {
             EXPECT_STREQ(algo, "reference");
         } else {
             EXPECT_EQ(std::string(algo).rfind("unary_f32__", 0), 0u) << algo;
+        }
+    }
+}
+
+namespace {
+
+std::vector<float> runSoftmax(const std::vector<int>& shape, int axis, Schema::SoftmaxMode mode, bool coerce2D,
+                              int threads, bool reference, std::string* algorithm) {
+    if (reference) {
+        setenv("MNN_ELEMENTWISE", "reference", 1);
+    }
+    ModelBuilder mb;
+    mb.input("x", shape);
+    auto op = mb.op(Schema::OpType::Softmax, "sm", {"x"}, {"y"});
+    Schema::SoftmaxParamT p;
+    p.axis = axis;
+    p.mode = mode;
+    p.coerce2D = coerce2D;
+    op->param.Set(p);
+    mb.output("y");
+    auto model = mb.finish();
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    config.numThread = threads;
+    auto session = net->createSession(config);
+    unsetenv("MNN_ELEMENTWISE");
+    if (!session) {
+        return {};
+    }
+    size_t n = 1;
+    for (auto d : shape) {
+        n *= (size_t)d;
+    }
+    std::mt19937 gen(n * 13 + axis);
+    std::uniform_real_distribution<float> d(-30.0f, 30.0f);
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) {
+        v[i] = d(gen);
+        if (i % 211 == 7) {
+            v[i] = -std::numeric_limits<float>::infinity();  // a zero probability
+        }
+    }
+    auto t = makeTensor(shape, v);
+    net->getSessionInput(session, "x")->copyFromHostTensor(t.get());
+    if (net->runSession(session) != NO_ERROR) {
+        return {};
+    }
+    auto y = net->getSessionOutput(session, "y");
+    Tensor host(y, Tensor::CAFFE, true);
+    y->copyToHostTensor(&host);
+    const char* a = SessionIntrospect::algorithmOf(session, "sm");
+    *algorithm = a ? a : "";
+    return std::vector<float>(host.host<float>(), host.host<float>() + host.elementSize());
+}
+
+}  // namespace
+
+TEST(ElementwiseFast, SoftmaxAndLogSoftmaxMatchReference) {
+    using M = Schema::SoftmaxMode;
+    struct Case {
+        std::vector<int> shape;
+        int axis;
+        bool coerce2D;
+    };
+    const std::vector<Case> cases = {
+        {{2, 3, 37}, -1, false},   // contiguous rows
+        {{4, 1000}, 1, false},     // a classifier
+        {{2, 5, 7, 9}, 1, false},  // strided: the channel axis of NCHW
+        {{3, 4, 6}, 1, true},      // coerce2D (opset < 13): the flattened trailing dims
+        {{64, 300}, -1, false},    // enough rows to split over threads
+        {{2, 1, 5}, 1, false},     // a block of one: all ones / zeros
+    };
+    const int best = (int)cpuFeatures().best;
+    for (const auto& c : cases) {
+        for (M mode : {M::SOFTMAX, M::LOG_SOFTMAX}) {
+            std::string refAlgo, algo;
+            auto ref = runSoftmax(c.shape, c.axis, mode, c.coerce2D, 1, true, &refAlgo);
+            ASSERT_FALSE(ref.empty());
+            EXPECT_EQ(refAlgo, "reference");
+            for (int tier = 0; tier <= best; ++tier) {
+                cpuSetTierOverride(tier);
+                for (int threads : {1, 3}) {
+                    auto got = runSoftmax(c.shape, c.axis, mode, c.coerce2D, threads, false, &algo);
+                    ASSERT_EQ(got.size(), ref.size());
+                    EXPECT_EQ(algo, "softmax-vector");
+                    for (size_t i = 0; i < ref.size(); ++i) {
+                        if (std::isinf(ref[i])) {
+                            EXPECT_EQ(got[i], ref[i]) << i;
+                            continue;
+                        }
+                        if (ref[i] != ref[i]) {  // a block of one -inf: -inf - max is NaN in both
+                            EXPECT_TRUE(got[i] != got[i]) << i;
+                            continue;
+                        }
+                        const double tol = 2e-6 * fabs(ref[i]) + 1e-7;
+                        if (!(fabs((double)got[i] - ref[i]) <= tol)) {
+                            ADD_FAILURE() << "tier " << tier << " mode " << (int)mode << " axis " << c.axis << " [" << i
+                                          << "] " << got[i] << " ref " << ref[i];
+                            break;
+                        }
+                    }
+                }
+            }
+            cpuSetTierOverride(-1);
         }
     }
 }

@@ -15,5 +15,9 @@ Execution* createFastUnary(const std::vector<Tensor*>& inputs, const Schema::Una
 /** the same for a float32 binary op (Add, Sub, Mul, Div, Max, Min) with numpy broadcasting */
 Execution* createFastBinary(const std::vector<Tensor*>& inputs, Schema::BinaryOpType type, Backend* backend);
 
+/** float32 Softmax / LogSoftmax (mode: Schema::SoftmaxMode) over the table, else nullptr (Hardmax,
+ * other types, MNN_ELEMENTWISE=reference) */
+Execution* createFastSoftmax(const std::vector<Tensor*>& inputs, int axis, int mode, bool coerce2D, Backend* backend);
+
 } // namespace MNN
 #endif

@@ -2,6 +2,7 @@
 // the flattened dims [axis, rank)). Softmax: exp(x - max) / sum; LogSoftmax: x - max - log(sum);
 // Hardmax: 1 at the first maximum, 0 elsewhere.
 #include <math.h>
+#include "CPUElementwiseFast.hpp"
 #include "backend/cpu/CPUOpUtils.hpp"
 
 namespace MNN {
@@ -9,8 +10,7 @@ namespace MNN {
 class CPUSoftmax : public Execution {
 public:
     CPUSoftmax(Backend* b, int axis, Schema::SoftmaxMode mode, bool coerce2D)
-        : Execution(b), mAxis(axis), mMode(mode), mCoerce2D(coerce2D) {
-    }
+        : Execution(b), mAxis(axis), mMode(mode), mCoerce2D(coerce2D) {}
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         auto shape = TensorUtils::shape(inputs[0]);
         const int rank = (int)shape.size();
@@ -86,15 +86,18 @@ private:
     int64_t mOuter = 0, mLen = 0, mInner = 0;
 };
 
-static Execution* createSoftmax(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
+static Execution* createSoftmax(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>&, const Schema::Op* op,
                                 Backend* backend) {
     auto p = op->param_as_SoftmaxParam();
-    if (!p) {
-        return new CPUSoftmax(backend, -1, Schema::SoftmaxMode::SOFTMAX, false);
+    const int axis = p ? p->axis() : -1;
+    const auto mode = p ? p->mode() : Schema::SoftmaxMode::SOFTMAX;
+    const bool coerce2D = p ? p->coerce2D() : false;
+    if (auto fast = createFastSoftmax(inputs, axis, (int)mode, coerce2D, backend)) {
+        return fast;
     }
-    return new CPUSoftmax(backend, p->axis(), p->mode(), p->coerce2D());
+    return new CPUSoftmax(backend, axis, mode, coerce2D);
 }
 
-} // namespace MNN
+}  // namespace MNN
 
 MNN_REGISTER_CPU(Softmax, createSoftmax)
