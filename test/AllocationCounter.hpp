@@ -102,6 +102,7 @@ inline long allocationsOfRuns(Interpreter* net, Session* session, int runs) {
  */
 inline std::string opsThatAllocate(Interpreter* net, Session* session) {
     std::string report;
+    int listed = 0, more = 0;
     long start = 0;
     auto before = [&](const std::vector<Tensor*>&, const OperatorInfo*) {
         start = allocationCount();
@@ -109,12 +110,18 @@ inline std::string opsThatAllocate(Interpreter* net, Session* session) {
     };
     auto after = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
         const long n = allocationCount() - start;
-        if (n != 0) {
+        if (n != 0 && listed < 8) {
             report += (report.empty() ? "" : ", ") + info->name() + " (" + info->type() + ") x" + std::to_string(n);
+            ++listed;
+        } else if (n != 0) {
+            ++more;
         }
         return true;
     };
     net->runSessionWithCallBackInfo(session, before, after);
+    if (more > 0) {
+        report += ", and " + std::to_string(more) + " more ops";
+    }
     return report.empty() ? "no single op (the session itself)" : report;
 }
 

@@ -86,9 +86,13 @@ std::string checkMode(const std::vector<uint8_t>& model, const Entry& m, const s
     ScheduleConfig config;
     config.numThread = threads;
     config.backendConfig = &bc;
+    const long beforeCreate = Test::allocationCount();
     Session* session = net->createSession(config);
     if (!session) {
         return "createSession failed";
+    }
+    if (Test::allocationCount() == beforeCreate) {
+        return "the allocation counter does not count (createSession allocated nothing?)";
     }
     std::vector<Npy::Array> arrays;
     for (auto& io : m.inputs) {
