@@ -354,3 +354,49 @@ TEST(AllocationFreeOps, TwoThreads) {
     mb.output("gs");
     expectAllocationFree(mb, "LRN -> GridSample on 2 threads", 2);
 }
+
+TEST(AllocationFreeOps, IndexOpsAndComputedParameters) {
+    REQUIRE_COUNTING();
+    ModelBuilder mb;
+    mb.input("x", {3, 4});
+    mb.input("y", {2, 3, 4});
+    mb.input("x1", {3, 1});
+    mb.input("w", {1});
+    // Gather / GatherElements / GatherND / ScatterND / ScatterElements (add)
+    mb.constantInt64("gi", {2}, {2, 0});
+    Schema::AxisParamT axis0;
+    mb.op(Schema::OpType::Gather, "gather", {"x", "gi"}, {"g"})->param.Set(axis0);
+    Schema::AxisParamT axis1;
+    axis1.axis = 1;
+    mb.constantInt64("ei", {3, 2}, {0, 3, 1, 1, 2, 0});
+    mb.op(Schema::OpType::GatherElements, "gel", {"x", "ei"}, {"ge"})->param.Set(axis1);
+    mb.constantInt64("ni", {2, 2}, {0, 1, 2, 3});
+    mb.op(Schema::OpType::GatherND, "gnd", {"x", "ni"}, {"gn"})->param.Set(Schema::AxisParamT());
+    mb.constantInt64("si", {1, 1}, {1});
+    mb.constant("su", {1, 4}, {9, 8, 7, 6});
+    mb.op(Schema::OpType::ScatterND, "snd", {"x", "si", "su"}, {"sn"})->param.Set(Schema::AxisParamT());
+    mb.constantInt64("sei", {1, 2}, {0, 3});
+    mb.constant("seu", {1, 2}, {5, -5});
+    Schema::AxisParamT add = axis1;
+    add.reduction = 1;
+    mb.op(Schema::OpType::ScatterElements, "sel", {"x", "sei", "seu"}, {"se"})->param.Set(add);
+    // Transpose; Expand / Pad / Reduce whose parameters are computed by Shape (and Concat) at run time
+    Schema::TransposeParamT tp;
+    tp.perm = {2, 0, 1};
+    mb.op(Schema::OpType::Transpose, "transpose", {"y"}, {"t"})->param.Set(tp);
+    mb.op(Schema::OpType::Shape, "shapey", {"y"}, {"sy"});
+    mb.op(Schema::OpType::Expand, "expand", {"x1", "sy"}, {"ex"});
+    mb.op(Schema::OpType::Shape, "shapex", {"x"}, {"sx"});
+    mb.op(Schema::OpType::Concat, "pads", {"sx", "sx"}, {"pads"})->param.Set(axis0);
+    Schema::PadParamT pp;
+    pp.mode = Schema::PadType::EDGE;
+    mb.op(Schema::OpType::Pad, "pad", {"x", "pads"}, {"pd"})->param.Set(pp);
+    mb.op(Schema::OpType::Shape, "shapew", {"w"}, {"axes"});
+    Schema::ReduceParamT rp;
+    rp.type = Schema::ReduceType::SUM;
+    mb.op(Schema::OpType::Reduce, "reduce", {"y", "axes"}, {"rd"})->param.Set(rp);
+    for (auto o : {"g", "ge", "gn", "sn", "se", "t", "ex", "pd", "rd"}) {
+        mb.output(o);
+    }
+    expectAllocationFree(mb, "Gather* / Scatter* / Transpose / Expand, Pad, Reduce with computed parameters");
+}
