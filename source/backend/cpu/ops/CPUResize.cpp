@@ -137,8 +137,7 @@ public:
     }
 
 private:
-    // Taps of every output coordinate of every axis: mTapBegin[d][o]..mTapBegin[d][o+1] index into
-    // mTapOffset (input element offset along axis d, already times the stride) and mTapWeight.
+    /** geometry from the current roi / scales / sizes values, then the taps */
     ErrorCode plan(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
         ResizeGeometry g;
         std::string err;
@@ -153,6 +152,8 @@ private:
         buildTaps(TensorUtils::shape(inputs[0]), g);
         return NO_ERROR;
     }
+    // Taps of every output coordinate of every axis: mTapBegin[d][o]..mTapBegin[d][o+1] index into
+    // mTapOffset (input element offset along axis d, already times the stride) and mTapWeight.
     void buildTaps(const std::vector<int>& inDims, const ResizeGeometry& g) {
         const int rank = (int)inDims.size();
         auto strides = CPUUtils::strides(inDims);
