@@ -98,9 +98,11 @@ inline long allocationsOfRuns(Interpreter* net, Session* session, int runs) {
 /**
  * For a failure message: the ops whose onExecute allocated in one run, as "name (Type) xN, ...",
  * found by counting between each op's before and after callbacks (the callbacks' own allocations
- * fall outside those windows).
+ * fall outside those windows). *onlyControlFlow: whether every op that allocated is If / Loop /
+ * Scan (the documented exception: they run nested sessions).
  */
-inline std::string opsThatAllocate(Interpreter* net, Session* session) {
+inline std::string opsThatAllocate(Interpreter* net, Session* session, bool* onlyControlFlow = nullptr) {
+    bool controlFlow = true;  // every allocating op is If / Loop / Scan (nested sessions)
     std::string report;
     int listed = 0, more = 0;
     long start = 0;
@@ -110,6 +112,9 @@ inline std::string opsThatAllocate(Interpreter* net, Session* session) {
     };
     auto after = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
         const long n = allocationCount() - start;
+        if (n != 0 && info->type() != "If" && info->type() != "Loop" && info->type() != "Scan") {
+            controlFlow = false;
+        }
         if (n != 0 && listed < 8) {
             report += (report.empty() ? "" : ", ") + info->name() + " (" + info->type() + ") x" + std::to_string(n);
             ++listed;
@@ -121,6 +126,9 @@ inline std::string opsThatAllocate(Interpreter* net, Session* session) {
     net->runSessionWithCallBackInfo(session, before, after);
     if (more > 0) {
         report += ", and " + std::to_string(more) + " more ops";
+    }
+    if (onlyControlFlow) {
+        *onlyControlFlow = controlFlow && !report.empty();
     }
     return report.empty() ? "no single op (the session itself)" : report;
 }
