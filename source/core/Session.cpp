@@ -823,8 +823,14 @@ ErrorCode Session::planMemory() {
 bool Session::valuesChanged() const {
     for (size_t k = 0; k < mValueKey.size(); ++k) {
         auto t = mTensors[mValueKey[k].first].get();
-        if (TensorUtils::shape(t) != mValueKeyShapes[k].second) {
+        const auto& dims = mValueKeyShapes[k].second;  // compared in place: runSession allocates nothing
+        if ((size_t)t->dimensions() != dims.size()) {
             return true;
+        }
+        for (size_t d = 0; d < dims.size(); ++d) {
+            if (t->length((int)d) != dims[d]) {
+                return true;
+            }
         }
         auto& v = mValueKey[k].second;
         if ((size_t)TensorUtils::byteSize(t) != v.size() || (v.size() && ::memcmp(t->host<void>(), v.data(), v.size()))) {

@@ -42,21 +42,34 @@ inline double nmsIou(const double* a, const double* b) {
     return inter / (areaA + areaB - inter);
 }
 
+/** the selection's working memory; sized once (reserve) so that a run allocates nothing */
+struct NmsScratch {
+    std::vector<double> corners;
+    std::vector<int> order, kept;
+    void reserve(int64_t boxes) {
+        corners.resize((size_t)boxes * 4);
+        order.reserve((size_t)boxes);
+        kept.reserve((size_t)boxes);
+    }
+};
+
 /**
  * Runs NMS for every (batch, class): boxes scoring above scoreThreshold (when given) in descending
  * score order (ties: lower box index first); a box is kept unless its IoU with a kept box exceeds
- * iouThreshold; at most maxPerClass per class. Appends (batch, class, box) triples to *out.
+ * iouThreshold; at most maxPerClass per class. Writes (batch, class, box) triples to out (at most
+ * capacity rows; out may be nullptr with capacity 0) and sets *count to the number of rows selected.
  * inputs: boxes [B, N, 4], scores [B, C, N], max_output_boxes_per_class?, iou_threshold?,
- * score_threshold?. Returns false with *err on bad shapes / types.
+ * score_threshold?. Returns false with *err on bad shapes / types. Allocates nothing when scratch
+ * was reserved for N boxes (and no error occurs).
  */
-inline bool nmsRun(const std::vector<Tensor*>& inputs, bool centerBox, std::vector<int64_t>* out,
-                   std::string* err) {
-    auto boxesShape = TensorUtils::shape(inputs[0]);
-    auto scoresShape = TensorUtils::shape(inputs[1]);
-    if (boxesShape.size() != 3 || boxesShape[2] != 4 || scoresShape.size() != 3 || scoresShape[0] != boxesShape[0] ||
-        scoresShape[2] != boxesShape[1]) {
-        *err = "boxes " + TensorUtils::shapeString(boxesShape) + " and scores " +
-               TensorUtils::shapeString(scoresShape) + " must be [B, N, 4] and [B, C, N]";
+inline bool nmsRun(const std::vector<Tensor*>& inputs, bool centerBox, NmsScratch* scratch, int64_t* out,
+                   int64_t capacity, int64_t* count, std::string* err) {
+    const Tensor* boxesT = inputs[0];
+    const Tensor* scoresT = inputs[1];
+    if (boxesT->dimensions() != 3 || boxesT->length(2) != 4 || scoresT->dimensions() != 3 ||
+        scoresT->length(0) != boxesT->length(0) || scoresT->length(2) != boxesT->length(1)) {
+        *err = "boxes " + TensorUtils::shapeString(boxesT) + " and scores " + TensorUtils::shapeString(scoresT) +
+               " must be [B, N, 4] and [B, C, N]";
         return false;
     }
     auto f = halide_type_of<float>();
@@ -80,24 +93,27 @@ inline bool nmsRun(const std::vector<Tensor*>& inputs, bool centerBox, std::vect
         return false;
     }
     auto present = [&](size_t i) { return ShapeUtils::has(inputs, i) && TensorUtils::elementCount(inputs[i]) == 1; };
-    int64_t maxPerClass = present(2) ? ShapeUtils::readInts(inputs[2])[0] : 0;
-    double iouThreshold = present(3) ? ShapeUtils::readFloats(inputs[3])[0] : 0.0;
+    int64_t maxPerClass = present(2) ? ShapeUtils::readInt(inputs[2], 0) : 0;
+    double iouThreshold = present(3) ? ShapeUtils::readFloat(inputs[3], 0) : 0.0;
     bool useScore = present(4);
-    double scoreThreshold = useScore ? ShapeUtils::readFloats(inputs[4])[0] : 0.0;
+    double scoreThreshold = useScore ? ShapeUtils::readFloat(inputs[4], 0) : 0.0;
     if (iouThreshold < 0.0 || iouThreshold > 1.0) {
         *err = "iou_threshold " + std::to_string(iouThreshold) + " outside [0, 1]";
         return false;
     }
-    out->clear();
+    *count = 0;
     if (maxPerClass <= 0) {
         return true;
     }
-    const int B = boxesShape[0], N = boxesShape[1], C = scoresShape[1];
+    const int B = boxesT->length(0), N = boxesT->length(1), C = scoresT->length(1);
     const float* boxes = inputs[0]->host<float>();
     const float* scores = inputs[1]->host<float>();
-    std::vector<double> corners((size_t)N * 4);
-    std::vector<int> order;
-    std::vector<int> kept;
+    if (scratch->corners.size() < (size_t)N * 4) {
+        scratch->reserve(N);
+    }
+    double* corners = scratch->corners.data();
+    std::vector<int>& order = scratch->order;
+    std::vector<int>& kept = scratch->kept;
     for (int b = 0; b < B; ++b) {
         for (int i = 0; i < N; ++i) {
             nmsCorners(boxes + ((int64_t)b * N + i) * 4, centerBox, &corners[(size_t)i * 4]);
@@ -110,7 +126,9 @@ inline bool nmsRun(const std::vector<Tensor*>& inputs, bool centerBox, std::vect
                     order.push_back(i);
                 }
             }
-            std::stable_sort(order.begin(), order.end(), [&](int a, int bb) { return s[a] > s[bb]; });
+            // descending score, ties by the lower index: the order of a stable sort, without the
+            // temporary buffer std::stable_sort allocates
+            std::sort(order.begin(), order.end(), [&](int a, int bb) { return s[a] > s[bb] || (s[a] == s[bb] && a < bb); });
             kept.clear();
             for (int i : order) {
                 if ((int64_t)kept.size() >= maxPerClass) {
@@ -125,7 +143,13 @@ inline bool nmsRun(const std::vector<Tensor*>& inputs, bool centerBox, std::vect
                 }
                 if (keep) {
                     kept.push_back(i);
-                    out->insert(out->end(), {(int64_t)b, (int64_t)c, (int64_t)i});
+                    if (*count < capacity) {
+                        int64_t* row = out + *count * 3;
+                        row[0] = b;
+                        row[1] = c;
+                        row[2] = i;
+                    }
+                    ++*count;
                 }
             }
         }

@@ -13,12 +13,16 @@ static ErrorCode shapeNms(const Schema::Op* op, const std::vector<Tensor*>& inpu
     if (center != 0 && center != 1) {
         return ShapeUtils::error(op, INVALID_VALUE, "centerPointBox %d is not 0 or 1", center);
     }
-    std::vector<int64_t> selected;
+    NmsScratch scratch;
+    int64_t selected = 0;
     std::string err;
-    if (!nmsRun(inputs, center == 1, &selected, &err)) {
+    if (!nmsRun(inputs, center == 1, &scratch, nullptr, 0, &selected, &err)) {
         return ShapeUtils::error(op, INVALID_VALUE, "%s", err.c_str());
     }
-    ShapeUtils::setOutput(outputs[0], {(int)(selected.size() / 3), 3}, halide_type_of<int64_t>());
+    if (selected > 0x7fffffff) {
+        return ShapeUtils::error(op, INVALID_VALUE, "%lld selected boxes are too many", (long long)selected);
+    }
+    ShapeUtils::setOutput(outputs[0], {(int)selected, 3}, halide_type_of<int64_t>());
     return NO_ERROR;
 }
 } // namespace MNN

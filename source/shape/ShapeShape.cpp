@@ -102,12 +102,14 @@ std::string rangeCount(const Tensor* start, const Tensor* limit, const Tensor* d
         *count = n > 0 ? (int64_t)n : 0;
         return "";
     }
-    auto s = ShapeUtils::readInts(start);
-    auto l = ShapeUtils::readInts(limit);
-    auto d = ShapeUtils::readInts(delta);
-    if (s.size() != 1 || l.size() != 1 || d.size() != 1 || d[0] == 0) {
+    // one value each, read in place (the kernel calls this at execute, which allocates nothing)
+    auto one = [](const Tensor* t) { return TensorUtils::elementCount(t) == 1 && t->host<void>() != nullptr; };
+    if (!one(start) || !one(limit) || !one(delta) || ShapeUtils::readInt(delta, 0) == 0) {
         return "delta is 0";
     }
+    const int64_t s[1] = {ShapeUtils::readInt(start, 0)};
+    const int64_t l[1] = {ShapeUtils::readInt(limit, 0)};
+    const int64_t d[1] = {ShapeUtils::readInt(delta, 0)};
     // exact ceil division in 128-bit-safe form: differences of int64 can overflow, use long double bound
     __int128 diff = (__int128)l[0] - (__int128)s[0];
     __int128 step = d[0];

@@ -44,6 +44,31 @@ void setOutput(Tensor* t, const std::vector<int>& dims, halide_type_t type) {
     TensorUtils::setShape(t, dims);
 }
 
+int64_t readInt(const Tensor* t, int64_t i) {
+    auto type = t->getType();
+    if (type.code == halide_type_float) {
+        return type.bits == 64 ? (int64_t)t->host<double>()[i] : (int64_t)t->host<float>()[i];
+    }
+    if (type.bits == 64) {
+        return t->host<int64_t>()[i];
+    }
+    if (type.bits == 32) {
+        return type.code == halide_type_uint ? (int64_t)t->host<uint32_t>()[i] : (int64_t)t->host<int32_t>()[i];
+    }
+    if (type.bits == 16) {
+        return type.code == halide_type_uint ? (int64_t)t->host<uint16_t>()[i] : (int64_t)t->host<int16_t>()[i];
+    }
+    return type.code == halide_type_uint ? (int64_t)t->host<uint8_t>()[i] : (int64_t)t->host<int8_t>()[i];
+}
+
+float readFloat(const Tensor* t, int64_t i) {
+    auto type = t->getType();
+    if (type.code == halide_type_float) {
+        return type.bits == 64 ? (float)t->host<double>()[i] : t->host<float>()[i];
+    }
+    return (float)readInt(t, i);
+}
+
 std::vector<int64_t> readInts(const Tensor* t) {
     int64_t n = TensorUtils::elementCount(t);
     std::vector<int64_t> r;
@@ -51,19 +76,8 @@ std::vector<int64_t> readInts(const Tensor* t) {
         return r;
     }
     r.resize((size_t)n);
-    auto type = t->getType();
     for (int64_t i = 0; i < n; ++i) {
-        if (type.code == halide_type_float) {
-            r[i] = type.bits == 64 ? (int64_t)t->host<double>()[i] : (int64_t)t->host<float>()[i];
-        } else if (type.bits == 64) {
-            r[i] = t->host<int64_t>()[i];
-        } else if (type.bits == 32) {
-            r[i] = type.code == halide_type_uint ? (int64_t)t->host<uint32_t>()[i] : (int64_t)t->host<int32_t>()[i];
-        } else if (type.bits == 16) {
-            r[i] = type.code == halide_type_uint ? (int64_t)t->host<uint16_t>()[i] : (int64_t)t->host<int16_t>()[i];
-        } else {
-            r[i] = type.code == halide_type_uint ? (int64_t)t->host<uint8_t>()[i] : (int64_t)t->host<int8_t>()[i];
-        }
+        r[i] = readInt(t, i);
     }
     return r;
 }
@@ -74,19 +88,9 @@ std::vector<float> readFloats(const Tensor* t) {
     if (n <= 0 || !t->host<void>()) {
         return r;
     }
-    auto type = t->getType();
-    if (type.code == halide_type_float && type.bits == 32) {
-        r.assign(t->host<float>(), t->host<float>() + n);
-        return r;
-    }
-    if (type.code == halide_type_float && type.bits == 64) {
-        for (int64_t i = 0; i < n; ++i) {
-            r.push_back((float)t->host<double>()[i]);
-        }
-        return r;
-    }
-    for (auto v : readInts(t)) {
-        r.push_back((float)v);
+    r.resize((size_t)n);
+    for (int64_t i = 0; i < n; ++i) {
+        r[i] = readFloat(t, i);
     }
     return r;
 }

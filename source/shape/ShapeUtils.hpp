@@ -28,6 +28,9 @@ inline void setOutputLike(Tensor* t, const Tensor* like) {
 /** reads an int/float tensor's values as int64 (host memory must hold values) */
 std::vector<int64_t> readInts(const Tensor* t);
 std::vector<float> readFloats(const Tensor* t);
+/** element i of an int/float tensor as readInts / readFloats convert it, without allocating */
+int64_t readInt(const Tensor* t, int64_t i);
+float readFloat(const Tensor* t, int64_t i);
 /** number of present (non-null) inputs at the front */
 inline bool has(const std::vector<Tensor*>& inputs, size_t i) {
     return inputs.size() > i && inputs[i] != nullptr;

@@ -2,61 +2,11 @@
 // counted through malloc-family overrides (glibc), and two runs must add none.
 #include <MNN/Interpreter.hpp>
 #include <string.h>
-#include <atomic>
 #include "ModelBuilder.hpp"
 #include "TestUtils.hpp"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define MNN_UNDER_SANITIZER 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define MNN_UNDER_SANITIZER 1
-#endif
-#if defined(__GLIBC__) && !defined(MNN_UNDER_SANITIZER)
-#define MNN_COUNT_ALLOCATIONS 1
-static std::atomic<long> gAllocations{0};
-extern "C" {
-void* __libc_malloc(size_t);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-void* __libc_memalign(size_t, size_t);
-void __libc_free(void*);
-void* malloc(size_t n) {
-    gAllocations++;
-    return __libc_malloc(n);
-}
-void* calloc(size_t a, size_t b) {
-    gAllocations++;
-    return __libc_calloc(a, b);
-}
-void* realloc(void* p, size_t n) {
-    gAllocations++;
-    return __libc_realloc(p, n);
-}
-void free(void* p) {
-    __libc_free(p);
-}
-int posix_memalign(void** out, size_t align, size_t n) {
-    gAllocations++;
-    void* p = __libc_memalign(align, n);
-    if (!p) {
-        return 12;  // ENOMEM
-    }
-    *out = p;
-    return 0;
-}
-void* aligned_alloc(size_t align, size_t n) {
-    gAllocations++;
-    return __libc_memalign(align, n);
-}
-void* memalign(size_t align, size_t n) {
-    gAllocations++;
-    return __libc_memalign(align, n);
-}
-}
-#endif
+#define MNN_ALLOCATION_COUNTER_DEFINE 1  // this file defines the counting malloc of MNNApiTests
+#include "AllocationCounter.hpp"
 
 using namespace MNN;
 using namespace MNN::Test;
@@ -79,16 +29,16 @@ TEST(AllocationFree, RunSessionAllocatesNothing) {
     auto session = net->createSession(ScheduleConfig());
     ASSERT_NE(session, nullptr);
     ASSERT_EQ(net->runSession(session), NO_ERROR);  // warm
-    long before = gAllocations.load();
+    long before = allocationCount();
     for (int i = 0; i < 5; ++i) {
         ASSERT_EQ(net->runSession(session), NO_ERROR);
     }
-    long after = gAllocations.load();
+    long after = allocationCount();
     EXPECT_EQ(after - before, 0) << "runSession allocated " << (after - before) << " times";
     // sanity: the counter does count (a resize allocates)
     net->resizeTensor(net->getSessionInput(session, nullptr), {8, 16});
     net->resizeSession(session);
-    EXPECT_GT(gAllocations.load(), after);
+    EXPECT_GT(allocationCount(), after);
 #endif
 }
 
@@ -112,11 +62,11 @@ TEST(AllocationFree, RealNetworkRunSessionAllocatesNothing) {
         auto x = randomFloats(input->elementSize(), 9);
         memcpy(input->host<float>(), x.data(), x.size() * sizeof(float));
         ASSERT_EQ(net->runSession(session), NO_ERROR);
-        long before = gAllocations.load();
+        long before = allocationCount();
         for (int i = 0; i < 3; ++i) {
             ASSERT_EQ(net->runSession(session), NO_ERROR);
         }
-        EXPECT_EQ(gAllocations.load() - before, 0) << "precision " << (int)precision;
+        EXPECT_EQ(allocationCount() - before, 0) << "precision " << (int)precision;
         net->releaseSession(session);
     }
 #endif
@@ -157,11 +107,11 @@ TEST(AllocationFree, ExtraOpsRunSessionAllocatesNothing) {
     auto session = net->createSession(ScheduleConfig());
     ASSERT_NE(session, nullptr);
     ASSERT_EQ(net->runSession(session), NO_ERROR);  // warm
-    long before = gAllocations.load();
+    long before = allocationCount();
     for (int i = 0; i < 5; ++i) {
         ASSERT_EQ(net->runSession(session), NO_ERROR);
     }
-    EXPECT_EQ(gAllocations.load() - before, 0) << "runSession allocated " << (gAllocations.load() - before) << " times";
+    EXPECT_EQ(allocationCount() - before, 0) << "runSession allocated " << (allocationCount() - before) << " times";
 #endif
 }
 
@@ -188,9 +138,9 @@ TEST(AllocationFree, ReduceAndTopKRunSessionAllocatesNothing) {
     auto x = randomFloats(24, 4);
     memcpy(net->getSessionInput(session, nullptr)->host<float>(), x.data(), x.size() * sizeof(float));
     ASSERT_EQ(net->runSession(session), NO_ERROR);
-    long before = gAllocations.load();
+    long before = allocationCount();
     ASSERT_EQ(net->runSession(session), NO_ERROR);
-    EXPECT_EQ(gAllocations.load() - before, 0);
+    EXPECT_EQ(allocationCount() - before, 0);
     // and the results are still right
     auto m = net->getSessionOutput(session, "m");
     for (int r = 0; r < 3; ++r) {

@@ -7,6 +7,8 @@
 #include <string.h>
 #include "ModelBuilder.hpp"
 #include "TestUtils.hpp"
+#define MNN_ALLOCATION_COUNTER_DEFINE 1  // this file defines the counting malloc of MNNOpTests
+#include "AllocationCounter.hpp"
 
 using namespace MNN;
 using namespace MNN::Test;
@@ -215,15 +217,18 @@ std::vector<uint8_t> bytesOf(const NodeTensor& t) {
     return b;
 }
 
-void runCase(const OnnxNodeCase& c) {
-    SCOPED_TRACE(c.test);
+/** the case as a one-op model; *feed gets the first input, fed at run time */
+std::vector<uint8_t> buildCase(const OnnxNodeCase& c, std::unique_ptr<Tensor>* feedOut) {
     ModelBuilder mb;
-    std::unique_ptr<Tensor> feed;
+    std::unique_ptr<Tensor>& feed = *feedOut;
     // the first input (X / boxes) is fed at run time, the rest are constants
     for (size_t i = 0; i < c.inputs.size(); ++i) {
         auto& in = c.inputs[i];
         if (i == 0) {
-            ASSERT_EQ(in.dtype, 1);
+            if (in.dtype != 1) {
+                ADD_FAILURE() << "the first input must be float32";
+                return {};
+            }
             mb.input(in.name, in.dims);
             std::vector<float> v(in.values.begin(), in.values.end());
             feed = makeTensor(in.dims, v);
@@ -237,11 +242,18 @@ void runCase(const OnnxNodeCase& c) {
         outs.push_back(c.outputNames[i].empty() ? "unused_" + std::to_string(i) : c.outputNames[i]);
     }
     auto op = mb.op(Schema::OpType::Unknown, "node", c.inputNames, outs);
-    ASSERT_TRUE(setParam(c, op));
+    EXPECT_TRUE(setParam(c, op));
     for (auto& o : c.outputs) {
         mb.output(o.name);
     }
-    auto model = mb.finish();
+    return mb.finish();
+}
+
+void runCase(const OnnxNodeCase& c) {
+    SCOPED_TRACE(c.test);
+    std::unique_ptr<Tensor> feed;
+    auto model = buildCase(c, &feed);
+    ASSERT_NE(feed, nullptr);
     auto r = runModel(model, {{c.inputs[0].name, feed.get()}});
     ASSERT_EQ(r.code, NO_ERROR);
     for (auto& o : c.outputs) {
@@ -268,6 +280,35 @@ void runCase(const OnnxNodeCase& c) {
             EXPECT_EQ(bad, 0);
         }
     }
+}
+
+/** after the first run, runSession allocates nothing and repeats the outputs bit for bit */
+void runCaseAllocationFree(const OnnxNodeCase& c) {
+    SCOPED_TRACE(c.test);
+    std::unique_ptr<Tensor> feed;
+    auto model = buildCase(c, &feed);
+    ASSERT_NE(feed, nullptr);
+    std::unique_ptr<Interpreter, void (*)(Interpreter*)> net(Interpreter::createFromBuffer(model.data(), model.size()),
+                                                             Interpreter::destroy);
+    ASSERT_NE(net, nullptr);
+    auto session = net->createSession(ScheduleConfig());
+    ASSERT_NE(session, nullptr);
+    ASSERT_TRUE(net->getSessionInput(session, c.inputs[0].name.c_str())->copyFromHostTensor(feed.get()));
+    ASSERT_EQ(net->runSession(session), NO_ERROR);
+    auto bytes = [&]() {
+        std::vector<std::vector<uint8_t>> r;
+        for (auto& kv : net->getSessionOutputAll(session)) {
+            const uint8_t* p = kv.second->host<uint8_t>();
+            r.emplace_back(p, p + kv.second->size());
+        }
+        return r;
+    };
+    auto first = bytes();
+    const long n = allocationsOfRuns(net.get(), session, 3);
+    ASSERT_GE(n, 0) << "a later runSession failed";
+    EXPECT_EQ(n, 0) << c.test << ": runSession allocated " << n << " times in 3 runs: "
+                    << opsThatAllocate(net.get(), session);
+    EXPECT_TRUE(first == bytes()) << c.test << ": a later run changed the outputs";
 }
 
 void runAll(const char* prefix, const std::vector<OnnxNodeCase>& cases = kOnnxNodeCases) {
@@ -333,4 +374,20 @@ TEST(OnnxPipNodeCases, RotaryEmbedding) {
 
 TEST(OnnxPipNodeCases, Attention) {
     runAll("test_attention", kOnnxPipNodeCases);
+}
+
+// every case above once more: runSession allocates nothing after the first run
+TEST(OnnxNodeCasesAllocationFree, EveryCase) {
+#ifndef MNN_COUNT_ALLOCATIONS
+    GTEST_SKIP() << "allocation counting needs glibc without sanitizers";
+#else
+    int n = 0;
+    for (auto* cases : {&kOnnxNodeCases, &kOnnxPipNodeCases}) {
+        for (auto& c : *cases) {
+            runCaseAllocationFree(c);
+            ++n;
+        }
+    }
+    EXPECT_GT(n, 50);
+#endif
 }

@@ -14,6 +14,8 @@
 #include <vector>
 #include "MNNConverter.hpp"
 #include "OnnxTensorData.hpp"
+#define MNN_ALLOCATION_COUNTER_DEFINE 1  // the counting malloc of MNNOnnxSuite (--check-allocations)
+#include "AllocationCounter.hpp"
 
 namespace MNN {
 namespace Conformance {
@@ -164,7 +166,7 @@ static std::string compare(const std::string& name, const HostData& ref, const T
     return s;
 }
 
-CaseResult runCase(const std::string& dir, const Tolerance& tol) {
+CaseResult runCase(const std::string& dir, const Tolerance& tol, bool checkAllocations) {
     const std::string modelPath = dir + "/model.onnx";
     const std::string dataDir = dir + "/test_data_set_0";
     onnx::ModelProto model;
@@ -327,6 +329,24 @@ CaseResult runCase(const std::string& dir, const Tolerance& tol) {
             return make(Outcome::Wrong, diff);
         }
     }
+#ifdef MNN_COUNT_ALLOCATIONS
+    if (checkAllocations) {
+        const long n = Test::allocationsOfRuns(net.get(), session, 2);
+        if (n < 0) {
+            return make(Outcome::Wrong, "a second runSession failed");
+        }
+        bool onlyControlFlow = false;
+        if (n > 0) {
+            auto ops = Test::opsThatAllocate(net.get(), session, &onlyControlFlow);
+            if (!onlyControlFlow) {
+                return make(Outcome::Wrong, "runSession allocated " + std::to_string(n) +
+                                                " times in 2 runs after the first: " + ops);
+            }
+        }
+    }
+#else
+    (void)checkAllocations;
+#endif
     return make(Outcome::Pass, "");
 }
 

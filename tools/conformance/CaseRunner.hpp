@@ -22,8 +22,13 @@ struct Tolerance {
     double rtol = 1e-3;
 };
 
-/** runs one case in this process (the caller isolates it in a child process) */
-CaseResult runCase(const std::string& dir, const Tolerance& tol);
+/**
+ * runs one case in this process (the caller isolates it in a child process). checkAllocations: a
+ * passing case must also run allocation free after its first runSession (two more runs counted
+ * through test/AllocationCounter.hpp; control flow, which runs nested sessions, is the documented
+ * exception); without glibc malloc counting the check is skipped.
+ */
+CaseResult runCase(const std::string& dir, const Tolerance& tol, bool checkAllocations = false);
 
 } // namespace Conformance
 } // namespace MNN

@@ -2,7 +2,10 @@
 // the CPU backend, each case in its own child process, and prints pass rates per group.
 //
 //   MNNOnnxSuite [DIR...] [--only GROUP] [--filter SUBSTR] [--verbose] [--list-passing FILE]
-//                [--expect FILE] [--float-cases FILE] [--timeout SECONDS]
+//                [--expect FILE] [--float-cases FILE] [--timeout SECONDS] [--check-allocations]
+//
+// --check-allocations: a case passes only when, after its first runSession, two more allocate nothing
+// (If / Loop / Scan excepted: nested sessions).
 //
 // DIR is a test case folder, a group folder of cases, or a root holding group folders; without DIR
 // the Debian suite /usr/share/libonnx-testdata/data/{node,simple,pytorch-converted,pytorch-operator}.
@@ -148,7 +151,7 @@ std::string oneLine(std::string s) {
 }
 
 // runs one case in a forked child: the child writes "<outcome>\t<reason>\n" to a pipe
-Done runIsolated(const Case& c, const Tolerance& tol, int timeoutSeconds) {
+Done runIsolated(const Case& c, const Tolerance& tol, int timeoutSeconds, bool checkAllocations) {
     Done d;
     d.c = c;
     auto t0 = std::chrono::steady_clock::now();
@@ -178,7 +181,7 @@ Done runIsolated(const Case& c, const Tolerance& tol, int timeoutSeconds) {
         struct rlimit lim;
         lim.rlim_cur = lim.rlim_max = (rlim_t)8 << 30;
         ::setrlimit(RLIMIT_AS, &lim);
-        CaseResult r = runCase(c.dir, tol);
+        CaseResult r = runCase(c.dir, tol, checkAllocations);
         std::fflush(stdout);
         std::fflush(stderr);
         std::string msg = std::to_string((int)r.outcome) + "\t" + oneLine(r.reason) + "\n";
@@ -281,7 +284,7 @@ Done runIsolated(const Case& c, const Tolerance& tol, int timeoutSeconds) {
 void usage() {
     std::cerr << "usage: MNNOnnxSuite [DIR...] [--only GROUP] [--filter SUBSTR] [--verbose]\n"
                  "                    [--list-passing FILE] [--expect FILE] [--float-cases FILE]\n"
-                 "                    [--timeout SECONDS]\n"
+                 "                    [--timeout SECONDS] [--check-allocations]\n"
                  "DIR: a test case folder, a folder of cases, or a folder of such folders (default:\n"
                  "     the Debian suite in /usr/share/libonnx-testdata/data: node, simple,\n"
                  "     pytorch-converted, pytorch-operator)\n"
@@ -300,7 +303,7 @@ std::string pct(int a, int b) {
 int main(int argc, char** argv) {
     std::vector<std::string> paths;
     std::string only, filter, listPassing, expectFile, floatCases = MNN_DEFAULT_FLOAT_CASES;
-    bool verbose = false;
+    bool verbose = false, checkAllocations = false;
     int timeoutSeconds = 120;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -331,6 +334,8 @@ int main(int argc, char** argv) {
             }
         } else if (a == "--verbose" || a == "-v") {
             verbose = true;
+        } else if (a == "--check-allocations") {
+            checkAllocations = true;
         } else if (a == "--help" || a == "-h") {
             usage();
             return 0;
@@ -380,7 +385,7 @@ int main(int argc, char** argv) {
         if (std::find(groupOrder.begin(), groupOrder.end(), c.group) == groupOrder.end()) {
             groupOrder.push_back(c.group);
         }
-        Done d = runIsolated(c, tol, timeoutSeconds);
+        Done d = runIsolated(c, tol, timeoutSeconds, checkAllocations);
         if (verbose) {
             std::cout << outcomeName(d.r.outcome) << "  " << d.c.id();
             if (d.r.outcome != Outcome::Pass) {

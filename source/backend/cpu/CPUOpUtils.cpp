@@ -1,4 +1,5 @@
 #include "CPUOpUtils.hpp"
+#include <string.h>
 
 namespace MNN {
 namespace CPUUtils {
@@ -73,6 +74,49 @@ void writeFromDouble(Tensor* t, int64_t i, double v) {
         default:
             return;
     }
+}
+
+bool constantsFrom(const std::vector<Tensor*>& inputs, size_t from) {
+    for (size_t i = from; i < inputs.size(); ++i) {
+        if (inputs[i] && TensorUtils::describe(inputs[i])->usage != Tensor::InsideDescribe::CONSTANT) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void ParamBytes::prepare(const std::vector<Tensor*>& inputs, size_t from) {
+    mFrom = from;
+    mValid = false;
+    size_t total = 0;
+    for (size_t i = from; i < inputs.size(); ++i) {
+        if (inputs[i]) {
+            total += (size_t)TensorUtils::byteSize(inputs[i]);
+        }
+    }
+    mBytes.assign(total, 0);
+}
+
+bool ParamBytes::changed(const std::vector<Tensor*>& inputs) {
+    bool differs = !mValid;
+    size_t at = 0;
+    for (size_t i = mFrom; i < inputs.size(); ++i) {
+        if (!inputs[i]) {
+            continue;
+        }
+        const size_t n = (size_t)TensorUtils::byteSize(inputs[i]);
+        const uint8_t* src = inputs[i]->host<uint8_t>();
+        if (n == 0 || !src || at + n > mBytes.size()) {
+            continue;
+        }
+        if (differs || ::memcmp(mBytes.data() + at, src, n) != 0) {
+            differs = true;
+            ::memcpy(mBytes.data() + at, src, n);
+        }
+        at += n;
+    }
+    mValid = true;
+    return differs;
 }
 
 } // namespace CPUUtils

@@ -66,6 +66,27 @@ double readAsDouble(const Tensor* t, int64_t i);
 /** writes element i of any numeric tensor from double (with C conversion rules) */
 void writeFromDouble(Tensor* t, int64_t i, double v);
 
+/** whether every present input from `from` on is a constant (its values are known at onResize) */
+bool constantsFrom(const std::vector<Tensor*>& inputs, size_t from);
+
+/**
+ * A copy of the bytes of a kernel's parameter inputs (inputs[from..], values that may be computed by
+ * earlier ops), so that a plan built from their values at execute is rebuilt only when they change.
+ * prepare() in onResize sizes the copy; changed() in onExecute compares and updates it without
+ * allocating.
+ */
+class ParamBytes {
+public:
+    void prepare(const std::vector<Tensor*>& inputs, size_t from);
+    /** true the first time after prepare() and whenever a byte differs from the last call */
+    bool changed(const std::vector<Tensor*>& inputs);
+
+private:
+    size_t mFrom = 0;
+    bool mValid = false;
+    std::vector<uint8_t> mBytes;
+};
+
 /** an Execution whose compute is a lambda-free function pointer plus the op's copied params */
 inline const char* opName(const Schema::Op* op) {
     return (op && op->name()) ? op->name()->c_str() : "";

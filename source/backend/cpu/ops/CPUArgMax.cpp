@@ -17,19 +17,24 @@ public:
     CPUArgMax(Backend* b, int axis, bool selectLast, bool isMin)
         : Execution(b), mAxis(axis), mSelectLast(selectLast), mIsMin(isMin) {
     }
-    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         const Tensor* in = inputs[0];
-        auto shape = TensorUtils::shape(in);
-        const int rank = (int)shape.size();
+        const int rank = in->dimensions();
         const int axis = mAxis < 0 ? mAxis + rank : mAxis;
-        int64_t outer = 1, inner = 1;
+        mOuter = 1;
+        mInner = 1;
         for (int i = 0; i < axis; ++i) {
-            outer *= shape[i];
+            mOuter *= in->length(i);
         }
         for (int i = axis + 1; i < rank; ++i) {
-            inner *= shape[i];
+            mInner *= in->length(i);
         }
-        const int64_t n = shape[axis];
+        mN = (axis >= 0 && axis < rank) ? in->length(axis) : 1;
+        return NO_ERROR;
+    }
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        const Tensor* in = inputs[0];
+        const int64_t outer = mOuter, inner = mInner, n = mN;
         int64_t* y = outputs[0]->host<int64_t>();
         const bool selectLast = mSelectLast, isMin = mIsMin;
         CPUUtils::dispatchType(in->getType(), [&](auto tag) {
@@ -58,6 +63,7 @@ public:
 
 private:
     int mAxis;
+    int64_t mOuter = 0, mInner = 0, mN = 0;
     bool mSelectLast;
     bool mIsMin;
 };

@@ -42,10 +42,12 @@ public:
         const float* pv = g.P > 0 ? inputs[5]->host<float>() : nullptr;
         const bool hasMask = ShapeUtils::has(inputs, 3);
         const bool hasNonpad = ShapeUtils::has(inputs, 6);
-        std::vector<int64_t> nonpad;
+        const Tensor* nonpadT = hasNonpad ? inputs[6] : nullptr;
+        auto nonpadAt = [&](int b) { return ShapeUtils::readInt(nonpadT, b); };
         if (hasNonpad) {
-            nonpad = ShapeUtils::readInts(inputs[6]);
-            for (auto n : nonpad) {
+            const int64_t count = TensorUtils::elementCount(nonpadT);
+            for (int64_t i = 0; i < count; ++i) {
+                const int64_t n = ShapeUtils::readInt(nonpadT, i);
                 if (n < 0 || n > g.T) {
                     MNN_ERROR("Attention: nonpad_kv_seqlen %lld outside [0, %d]\n", (long long)n, g.T);
                     return INPUT_DATA_ERROR;
@@ -81,9 +83,10 @@ public:
         float* qk = outputs.size() > 3 ? outputs[3]->host<float>() : nullptr;
         const int group = g.Hq / g.Hkv;
         for (int b = 0; b < g.B; ++b) {
+            const int64_t nonpadB = hasNonpad ? nonpadAt(b) : 0;
             int64_t offset = g.P;
             if (g.P == 0 && hasNonpad) {
-                offset = nonpad[b] - g.Sq;
+                offset = nonpadB - g.Sq;
             }
             for (int h = 0; h < g.Hq; ++h) {
                 const int hk = h / group;
@@ -120,7 +123,7 @@ public:
                                 }
                             }
                         }
-                        if ((mCausal && j > i + offset) || (hasNonpad && j >= nonpad[b])) {
+                        if ((mCausal && j > i + offset) || (hasNonpad && j >= nonpadB)) {
                             s = -INFINITY;
                         }
                         if (qkRow && mQkMode == 2) {

@@ -14,31 +14,58 @@ public:
             if (p->pads()) mPads.assign(p->pads()->begin(), p->pads()->end());
         }
     }
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        // image_shape / block_shape may be computed values: their length is known here, their values
+        // are read at execute into these tables
+        const size_t n = (size_t)TensorUtils::elementCount(inputs[1]);
+        mImage.assign(n, 0);
+        mBlock.assign(n, 0);
+        mBlocks.assign(n, 0);
+        mKIdx.assign(n, 0);
+        mLIdx.assign(n, 0);
+        mDilUse.assign(n, 1);
+        mStrideUse.assign(n, 1);
+        mPadsUse.assign(2 * n, 0);
+        if (!mDil.empty()) mDilUse = mDil;
+        if (!mStride.empty()) mStrideUse = mStride;
+        if (!mPads.empty()) mPadsUse = mPads;
+        if (mDilUse.size() != n || mStrideUse.size() != n || mPadsUse.size() != 2 * n ||
+            TensorUtils::elementCount(inputs[2]) != (int64_t)n) {
+            MNN_ERROR("Col2Im: attributes do not match %d spatial axes\n", (int)n);
+            return INVALID_VALUE;
+        }
+        return NO_ERROR;
+    }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto image = ShapeUtils::readInts(inputs[1]);
-        auto block = ShapeUtils::readInts(inputs[2]);
-        const size_t n = image.size();
-        std::vector<int64_t> dil = mDil, stride = mStride, pads = mPads, blocks;
-        if (dil.empty()) dil.assign(n, 1);
-        if (stride.empty()) stride.assign(n, 1);
-        if (pads.empty()) pads.assign(2 * n, 0);
-        blocks.assign(n, 0);
+        const size_t n = mImage.size();
+        const int64_t* dil = mDilUse.data();
+        const int64_t* stride = mStrideUse.data();
+        const int64_t* pads = mPadsUse.data();
+        int64_t* image = mImage.data();
+        int64_t* block = mBlock.data();
+        int64_t* blocks = mBlocks.data();
         for (size_t i = 0; i < n; ++i) {
+            image[i] = ShapeUtils::readInt(inputs[1], (int64_t)i);
+            block[i] = ShapeUtils::readInt(inputs[2], (int64_t)i);
+            if (image[i] != outputs[0]->length(2 + (int)i) || block[i] <= 0) {
+                MNN_ERROR("Col2Im: image_shape / block_shape changed after the shape pass\n");
+                return INPUT_DATA_ERROR;
+            }
             blocks[i] = (image[i] + pads[i] + pads[i + n] - (dil[i] * (block[i] - 1) + 1)) / stride[i] + 1;
         }
-        auto X = TensorUtils::shape(inputs[0]);
-        const int N = X[0];
-        const int64_t L = X[2];
+        const int N = inputs[0]->length(0);
+        const int64_t L = inputs[0]->length(2);
         int64_t K = 1, P = 1;
         for (size_t i = 0; i < n; ++i) {
             K *= block[i];
             P *= image[i];
         }
-        const int64_t C = X[1] / K;
+        const int64_t C = inputs[0]->length(1) / K;
         const float* src = inputs[0]->host<float>();
         float* dst = outputs[0]->host<float>();
         ::memset(dst, 0, sizeof(float) * (size_t)TensorUtils::elementCount(outputs[0]));
-        std::vector<int64_t> kIdx(n), lIdx(n);
+        int64_t* kIdx = mKIdx.data();
+        int64_t* lIdx = mLIdx.data();
         for (int64_t nc = 0; nc < (int64_t)N * C; ++nc) {
             float* img = dst + nc * P;
             for (int64_t k = 0; k < K; ++k) {
@@ -71,6 +98,8 @@ public:
 
 private:
     std::vector<int64_t> mDil, mStride, mPads;
+    // sized in onResize
+    std::vector<int64_t> mDilUse, mStrideUse, mPadsUse, mImage, mBlock, mBlocks, mKIdx, mLIdx;
 };
 
 static Execution* createCol2Im(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

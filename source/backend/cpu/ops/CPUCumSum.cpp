@@ -22,9 +22,9 @@ public:
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         const Tensor* in = inputs[0];
-        auto shape = TensorUtils::shape(in);
-        const int rank = (int)shape.size();
+        const int rank = in->dimensions();
         const Tensor* a = inputs[1];
+        // the axis is a value (it may be computed): read here, shapes come straight from the tensor
         const int64_t axisV = a->getType().bits == 64 ? a->host<int64_t>()[0] : a->host<int32_t>()[0];
         if (axisV < -rank || axisV >= rank) {
             MNN_ERROR("CumSum: axis %lld out of range for rank %d\n", (long long)axisV, rank);
@@ -33,12 +33,12 @@ public:
         const int axis = (int)(axisV < 0 ? axisV + rank : axisV);
         int64_t outer = 1, inner = 1;
         for (int i = 0; i < axis; ++i) {
-            outer *= shape[i];
+            outer *= in->length(i);
         }
         for (int i = axis + 1; i < rank; ++i) {
-            inner *= shape[i];
+            inner *= in->length(i);
         }
-        const int64_t n = shape[axis];
+        const int64_t n = in->length(axis);
         const bool exclusive = mExclusive, reverse = mReverse;
         CPUUtils::dispatchType(in->getType(), [&](auto tag) {
             typedef typename decltype(tag)::type T;

@@ -17,8 +17,19 @@ static void gatherTyped(T* dst, const T* src, const std::vector<int>& dims,
         }
     }
     // partial[d]: source offset of the outer coordinates 0..d-1 (-1: no source)
-    std::vector<int64_t> partial(rank + 1, 0);
-    std::vector<int> idx(rank, 0);
+    // on the stack for tensor ranks (no allocation per run); a deeper view falls back to the heap
+    int64_t partialStack[MNN_MAX_TENSOR_DIM + 1] = {0};
+    int idxStack[MNN_MAX_TENSOR_DIM] = {0};
+    std::vector<int64_t> partialHeap;
+    std::vector<int> idxHeap;
+    int64_t* partial = partialStack;
+    int* idx = idxStack;
+    if (rank > MNN_MAX_TENSOR_DIM) {
+        partialHeap.assign(rank + 1, 0);
+        idxHeap.assign(rank, 0);
+        partial = partialHeap.data();
+        idx = idxHeap.data();
+    }
     for (int d = 0; d < rank - 1; ++d) {
         int64_t t = tables[d][0];
         partial[d + 1] = (partial[d] < 0 || t < 0) ? -1 : partial[d] + t;

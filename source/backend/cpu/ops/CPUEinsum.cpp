@@ -22,6 +22,10 @@ public:
             MNN_ERROR("Einsum '%s': %s\n", mEquation.c_str(), err.c_str());
             return INVALID_VALUE;
         }
+        mSrc.assign(inputs.size(), nullptr);
+        mIdx.assign(mPlan.labelDims.size(), 0);
+        mOffs.assign(inputs.size(), 0);
+        mBase.assign(inputs.size(), 0);
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
@@ -35,16 +39,17 @@ public:
         CPUUtils::dispatchType(outputs[0]->getType(), [&](auto tag) {
             typedef typename decltype(tag)::type T;
             typedef typename std::conditional<std::is_floating_point<T>::value, double, uint64_t>::type Acc;
-            std::vector<const T*> src;
-            for (auto t : inputs) {
-                src.push_back(t->host<T>());
+            const void** srcRaw = mSrc.data();  // input pointers (sized in onResize)
+            for (size_t k = 0; k < n; ++k) {
+                srcRaw[k] = inputs[k]->host<void>();
             }
             T* y = outputs[0]->host<T>();
-            std::vector<int> idx(numLabels, 0);
-            std::vector<int64_t> offs(n, 0);
+            int* idx = mIdx.data();
+            int64_t* offs = mOffs.data();
+            int64_t* base = mBase.data();
             for (int64_t o = 0; o < outCount; ++o) {
                 // offsets of the output labels' current index
-                std::vector<int64_t> base(n, 0);
+                std::fill(base, base + n, (int64_t)0);
                 int64_t rem = o;
                 for (int l = plan.numOut - 1; l >= 0; --l) {
                     const int i = (int)(rem % plan.labelDims[l]);
@@ -53,13 +58,13 @@ public:
                         base[k] += i * plan.inputStrides[k][l];
                     }
                 }
-                offs = base;
-                std::fill(idx.begin() + plan.numOut, idx.end(), 0);
+                std::copy(base, base + n, offs);
+                std::fill(idx + plan.numOut, idx + numLabels, 0);
                 Acc acc = 0;
                 for (int64_t s = 0; s < sumCount; ++s) {
                     Acc p = 1;
                     for (size_t k = 0; k < n; ++k) {
-                        p *= (Acc)src[k][offs[k]];
+                        p *= (Acc) static_cast<const T*>(srcRaw[k])[offs[k]];
                     }
                     acc += p;
                     for (int l = numLabels - 1; l >= plan.numOut; --l) {
@@ -85,6 +90,10 @@ public:
 private:
     std::string mEquation;
     EinsumPlan mPlan;
+    // sized in onResize
+    std::vector<const void*> mSrc;
+    std::vector<int> mIdx;
+    std::vector<int64_t> mOffs, mBase;
 };
 
 static Execution* createEinsum(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

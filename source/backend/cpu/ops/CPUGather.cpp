@@ -1,5 +1,6 @@
 // Reference Gather, GatherElements, GatherND, ScatterND, ScatterElements. Every index is checked
 // before anything is written: an index out of range returns INPUT_DATA_ERROR (one log line).
+#include <algorithm>
 #include <type_traits>
 #include "CPUDataCopy.hpp"
 
@@ -36,6 +37,11 @@ public:
         }
         int rank = inputs[0]->dimensions();
         mNormAxis = rank > 0 ? ShapeUtils::normalizeAxis(mAxis, rank) : 0;
+        // shapes and strides for onExecute, which allocates nothing
+        mData = TensorUtils::shape(inputs[0]);
+        mIShape = TensorUtils::shape(inputs[1]);
+        mDStride = CPUUtils::strides(mData);
+        mPos.assign(mIShape.size(), 0);
         return mNormAxis < 0 ? INVALID_VALUE : NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
@@ -57,7 +63,7 @@ private:
         return v < 0 ? v + n : v;
     }
     ErrorCode gather(const std::vector<Tensor*>& inputs, Tensor* out) const {
-        auto data = TensorUtils::shape(inputs[0]);
+        const std::vector<int>& data = mData;
         const Tensor* idx = inputs[1];
         const int64_t n = data[mNormAxis];
         const int64_t count = TensorUtils::elementCount(idx);
@@ -85,9 +91,9 @@ private:
     }
     // GatherElements / ScatterElements: walk the indices tensor
     ErrorCode elements(const std::vector<Tensor*>& inputs, Tensor* out) {
-        auto data = TensorUtils::shape(inputs[0]);
+        const std::vector<int>& data = mData;
         const Tensor* idx = inputs[1];
-        auto ishape = TensorUtils::shape(idx);
+        const std::vector<int>& ishape = mIShape;
         const int64_t count = TensorUtils::elementCount(idx);
         const int64_t n = data[mNormAxis];
         for (int64_t j = 0; j < count; ++j) {
@@ -104,9 +110,10 @@ private:
         if (count == 0) {
             return NO_ERROR;
         }
-        auto dstride = CPUUtils::strides(data);
+        const std::vector<int64_t>& dstride = mDStride;
         const int rank = (int)ishape.size();
-        std::vector<int> pos(rank, 0);
+        std::vector<int>& pos = mPos;
+        std::fill(pos.begin(), pos.end(), 0);
         for (int64_t j = 0; j < count; ++j) {
             int64_t off = 0;
             for (int d = 0; d < rank; ++d) {
@@ -128,9 +135,9 @@ private:
     }
     // GatherND (batchDims) / ScatterND
     ErrorCode nd(const std::vector<Tensor*>& inputs, Tensor* out) {
-        auto data = TensorUtils::shape(inputs[0]);
+        const std::vector<int>& data = mData;
         const Tensor* idx = inputs[1];
-        auto ishape = TensorUtils::shape(idx);
+        const std::vector<int>& ishape = mIShape;
         const bool scatter = mType == Schema::OpType::ScatterND;
         const int b = scatter ? 0 : mBatchDims;
         const int q = (int)ishape.size();
@@ -139,7 +146,7 @@ private:
         const int64_t tuples = product(ishape, b, q - 1);
         const int64_t sliceElems = product(data, b + last, (int)data.size());
         const int64_t batchStride = product(data, b, (int)data.size());
-        auto dstride = CPUUtils::strides(data);
+        const std::vector<int64_t>& dstride = mDStride;
         for (int64_t j = 0; j < batches * tuples * last; ++j) {
             const int64_t dim = data[b + j % last];
             int64_t v = DataCopy::readIndex(idx, j);
@@ -206,6 +213,9 @@ private:
     int mBatchDims = 0;
     int mReduction = 0;
     int mNormAxis = 0;
+    // sized in onResize
+    std::vector<int> mData, mIShape, mPos;
+    std::vector<int64_t> mDStride;
 };
 
 static Execution* createIndexOp(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

@@ -20,21 +20,22 @@ public:
         mCoord.resize(n);
         mBase.resize(n);
         mIdx.resize(n);
+        mN = X[0];
+        mC = X[1];
+        mInPlane = 1;
+        for (auto d : mSpatial) {
+            mInPlane *= d;
+        }
+        mOutPlane = 1;
+        for (int d = 2; d < outputs[0]->dimensions(); ++d) {
+            mOutPlane *= outputs[0]->length(d);
+        }
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto X = TensorUtils::shape(inputs[0]);
-        const int N = X[0], C = X[1];
+        const int N = mN, C = mC;
         const int n = (int)mSpatial.size();
-        int64_t inPlane = 1;
-        for (auto d : mSpatial) {
-            inPlane *= d;
-        }
-        auto Y = TensorUtils::shape(outputs[0]);
-        int64_t outPlane = 1;
-        for (int d = 2; d < (int)Y.size(); ++d) {
-            outPlane *= Y[d];
-        }
+        const int64_t inPlane = mInPlane, outPlane = mOutPlane;
         const float* x = inputs[0]->host<float>();
         const float* grid = inputs[1]->host<float>();
         float* y = outputs[0]->host<float>();
@@ -178,6 +179,8 @@ private:
     std::vector<int> mSpatial;
     std::vector<double> mCoord, mBase;
     std::vector<int64_t> mIdx;
+    int mN = 0, mC = 0;
+    int64_t mInPlane = 0, mOutPlane = 0;
 };
 
 static Execution* createGridSample(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

@@ -22,11 +22,17 @@ public:
     CPULRN(Backend* b, float alpha, float beta, float bias, int size)
         : Execution(b), mAlpha(alpha), mBeta(beta), mBias(bias), mSize(size) {
     }
-    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         auto shape = TensorUtils::shape(inputs[0]);
-        const int64_t batch = shape[0];
-        const int c = shape[1];
-        const int64_t spatial = productOf(shape, 2, shape.size());
+        mBatch = shape[0];
+        mChannels = shape[1];
+        mSpatial = productOf(shape, 2, shape.size());
+        return NO_ERROR;
+    }
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        const int64_t batch = mBatch;
+        const int c = mChannels;
+        const int64_t spatial = mSpatial;
         const float* x = inputs[0]->host<float>();
         float* y = outputs[0]->host<float>();
         const int before = (mSize - 1) / 2;
@@ -52,19 +58,29 @@ public:
 private:
     float mAlpha, mBeta, mBias;
     int mSize;
+    int64_t mBatch = 0, mSpatial = 0;
+    int mChannels = 0;
 };
 
 class CPULpNormalization : public Execution {
 public:
     CPULpNormalization(Backend* b, int axis, int p) : Execution(b), mAxis(axis), mP(p) {
     }
-    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         auto shape = TensorUtils::shape(inputs[0]);
         const int rank = (int)shape.size();
         const int axis = mAxis < 0 ? mAxis + rank : mAxis;
-        const int64_t outer = productOf(shape, 0, axis);
-        const int64_t len = shape[axis];
-        const int64_t inner = productOf(shape, axis + 1, shape.size());
+        if (axis < 0 || axis >= rank) {
+            MNN_ERROR("LpNormalization: axis %d is out of range for rank %d\n", mAxis, rank);
+            return INVALID_VALUE;
+        }
+        mOuter = productOf(shape, 0, axis);
+        mLen = shape[axis];
+        mInner = productOf(shape, axis + 1, shape.size());
+        return NO_ERROR;
+    }
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        const int64_t outer = mOuter, len = mLen, inner = mInner;
         const float* x = inputs[0]->host<float>();
         float* y = outputs[0]->host<float>();
         for (int64_t o = 0; o < outer; ++o) {
@@ -87,6 +103,7 @@ public:
 private:
     int mAxis;
     int mP;
+    int64_t mOuter = 0, mLen = 0, mInner = 0;
 };
 
 class CPUMeanVarianceNorm : public Execution {

@@ -25,6 +25,16 @@ public:
             int64_t pb = mPads.empty() ? 0 : mPads[i], pe = mPads.empty() ? 0 : mPads[i + n];
             mDefault[i + 2] = X[i + 2] == 0 ? 0 : (int)((X[i + 2] - 1) * st + mKernel[i] - pb - pe);
         }
+        mDefaultTotal = 1;
+        for (auto d : mDefault) {
+            mDefaultTotal *= d;
+        }
+        mOutStrides = CPUUtils::strides(TensorUtils::shape(outputs[0]));
+        if (mOutStrides.size() != mDefault.size()) {
+            MNN_ERROR("MaxUnpool: output rank %d differs from input rank %d\n", (int)mOutStrides.size(),
+                      (int)mDefault.size());
+            return INVALID_VALUE;
+        }
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
@@ -33,13 +43,9 @@ public:
         auto Y = outputs[0];
         const int64_t n = TensorUtils::elementCount(X);
         const int64_t total = TensorUtils::elementCount(Y);
-        auto outDims = TensorUtils::shape(Y);
-        const int rank = (int)outDims.size();
-        int64_t defTotal = 1;
-        for (auto d : mDefault) {
-            defTotal *= d;
-        }
-        auto outStrides = CPUUtils::strides(outDims);
+        const int rank = (int)mDefault.size();
+        const int64_t defTotal = mDefaultTotal;
+        const int64_t* outStrides = mOutStrides.data();
         const int bytes = X->getType().bytes();
         ::memset(Y->host<uint8_t>(), 0, (size_t)(total * bytes));
         const bool i64 = I->getType().bits == 64;
@@ -64,6 +70,8 @@ public:
 private:
     std::vector<int64_t> mKernel, mStrides, mPads;
     std::vector<int> mDefault;
+    int64_t mDefaultTotal = 0;
+    std::vector<int64_t> mOutStrides;
 };
 
 static Execution* createMaxUnpool(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

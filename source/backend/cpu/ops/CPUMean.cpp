@@ -35,25 +35,25 @@ class CPUMean : public Execution {
 public:
     CPUMean(Backend* b, BinaryOpType type) : Execution(b), mType(type) {
     }
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        mPlan.prepare(inputs, outputs[0]);
+        mSrc.assign(inputs.size(), nullptr);
+        return NO_ERROR;
+    }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto out = TensorUtils::shape(outputs[0]);
-        std::vector<std::vector<int64_t>> strides;
-        for (auto in : inputs) {
-            strides.push_back(CPUUtils::broadcastStrides(TensorUtils::shape(in), out));
-        }
         const BinaryOpType type = mType;
         const size_t n = inputs.size();
         CPUUtils::dispatchType(outputs[0]->getType(), [&](auto tag) {
             typedef typename decltype(tag)::type T;
-            std::vector<const T*> src;
-            for (auto in : inputs) {
-                src.push_back(in->host<T>());
+            const void** src = mSrc.data();  // sized in onResize
+            for (size_t k = 0; k < n; ++k) {
+                src[k] = inputs[k]->host<void>();
             }
             T* y = outputs[0]->host<T>();
-            CPUUtils::forEachBroadcastN(out, strides, [&](int64_t o, const int64_t* offs) {
-                T acc = src[0][offs[0]];
+            mPlan.forEach([&](int64_t o, const int64_t* offs) {
+                T acc = static_cast<const T*>(src[0])[offs[0]];
                 for (size_t k = 1; k < n; ++k) {
-                    acc = foldOne<T>(type, acc, src[k][offs[k]]);
+                    acc = foldOne<T>(type, acc, static_cast<const T*>(src[k])[offs[k]]);
                 }
                 if (type == BinaryOpType::MEAN) {
                     acc = (T)(acc / (T)n);
@@ -66,6 +66,8 @@ public:
 
 private:
     BinaryOpType mType;
+    CPUUtils::BroadcastNPlan mPlan;
+    std::vector<const void*> mSrc;
 };
 
 static Execution* createMean(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

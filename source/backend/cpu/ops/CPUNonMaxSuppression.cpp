@@ -9,25 +9,30 @@ class CPUNonMaxSuppression : public Execution {
 public:
     CPUNonMaxSuppression(Backend* b, bool center) : Execution(b), mCenter(center) {
     }
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        // the row count depends on the values (the shape pass ran the selection); the working memory
+        // depends only on the box count
+        mScratch.reserve(inputs[0]->dimensions() == 3 ? inputs[0]->length(1) : 0);
+        return NO_ERROR;
+    }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         std::string err;
-        if (!nmsRun(inputs, mCenter, &mSelected, &err)) {
+        const int64_t rows = outputs[0]->length(0);
+        int64_t selected = 0;
+        if (!nmsRun(inputs, mCenter, &mScratch, outputs[0]->host<int64_t>(), rows, &selected, &err)) {
             MNN_ERROR("NonMaxSuppression: %s\n", err.c_str());
             return INPUT_DATA_ERROR;
         }
-        if ((int64_t)mSelected.size() != TensorUtils::elementCount(outputs[0])) {
+        if (selected != rows) {
             MNN_ERROR("NonMaxSuppression: inputs changed after the shape pass\n");
             return INPUT_DATA_ERROR;
-        }
-        if (!mSelected.empty()) {
-            ::memcpy(outputs[0]->host<int64_t>(), mSelected.data(), mSelected.size() * sizeof(int64_t));
         }
         return NO_ERROR;
     }
 
 private:
     bool mCenter;
-    std::vector<int64_t> mSelected;
+    NmsScratch mScratch;
 };
 
 static Execution* createNms(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

@@ -16,13 +16,21 @@ class CPUOneHot : public Execution {
 public:
     CPUOneHot(Backend* b, int axis) : Execution(b), mAxis(axis) {
     }
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        auto odims = TensorUtils::shape(outputs[0]);
+        const int axis = ShapeUtils::normalizeAxis(mAxis, (int)odims.size());
+        if (axis < 0) {
+            MNN_ERROR("OneHot: axis %d is out of range for output rank %d\n", mAxis, (int)odims.size());
+            return INVALID_VALUE;
+        }
+        mDepth = odims[axis];
+        mOuter = product(odims, 0, axis);
+        mInner = product(odims, axis + 1, (int)odims.size());
+        return NO_ERROR;
+    }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         auto out = outputs[0];
-        auto odims = TensorUtils::shape(out);
-        const int axis = ShapeUtils::normalizeAxis(mAxis, (int)odims.size());
-        const int64_t depth = odims[axis];
-        const int64_t outer = product(odims, 0, axis);
-        const int64_t inner = product(odims, axis + 1, (int)odims.size());
+        const int64_t depth = mDepth, outer = mOuter, inner = mInner;
         const int es = DataCopy::elementSize(out);
         const uint8_t* off = inputs[2]->host<uint8_t>();
         const uint8_t* on = off + es;
@@ -47,6 +55,7 @@ public:
 
 private:
     int mAxis;
+    int64_t mDepth = 0, mOuter = 0, mInner = 0;
 };
 
 static Execution* createOneHot(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
@@ -61,7 +70,6 @@ public:
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         auto x = inputs[0];
-        auto dims = TensorUtils::shape(x);
         const int64_t n = TensorUtils::elementCount(x);
         const int64_t nnz = outputs[0]->length(1);
         int64_t found = 0;
@@ -74,7 +82,11 @@ public:
             return INPUT_DATA_ERROR;
         }
         int64_t* out = outputs[0]->host<int64_t>();
-        const int rank = (int)dims.size();
+        const int rank = x->dimensions();
+        int dims[MNN_MAX_TENSOR_DIM] = {0};
+        for (int d = 0; d < rank; ++d) {
+            dims[d] = x->length(d);
+        }
         int64_t k = 0;
         for (int64_t i = 0; i < n; ++i) {
             if (!DataOps::isNonZero(x, i)) {
@@ -104,16 +116,21 @@ public:
     CPUCompress(Backend* b, bool hasAxis, int axis) : Execution(b), mHasAxis(hasAxis), mAxis(axis) {
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto in = TensorUtils::shape(inputs[0]);
+        const Tensor* x = inputs[0];
         auto cond = inputs[1];
-        const int es = DataCopy::elementSize(inputs[0]);
-        int64_t outer = 1, length = TensorUtils::elementCount(inputs[0]), inner = es;
+        const int es = DataCopy::elementSize(x);
+        int64_t outer = 1, length = TensorUtils::elementCount(x), inner = es;
         int axis = -1;
         if (mHasAxis) {
-            axis = ShapeUtils::normalizeAxis(mAxis, (int)in.size());
-            outer = product(in, 0, axis);
-            length = in[axis];
-            inner = product(in, axis + 1, (int)in.size()) * es;
+            const int rank = x->dimensions();
+            axis = ShapeUtils::normalizeAxis(mAxis, rank);
+            for (int d = 0; d < axis; ++d) {
+                outer *= x->length(d);
+            }
+            length = x->length(axis);
+            for (int d = axis + 1; d < rank; ++d) {
+                inner *= x->length(d);
+            }
         }
         const int64_t n = TensorUtils::elementCount(cond);
         const int64_t limit = n < length ? n : length;
@@ -167,7 +184,8 @@ public:
         : Execution(b), mName(name), mTime(timeAxis), mBatch(batchAxis) {
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto dims = TensorUtils::shape(inputs[0]);
+        const Tensor* x = inputs[0];
+        const int64_t dims[2] = {x->length(0), x->length(1)};
         const int64_t T = dims[mTime];
         const int64_t B = dims[mBatch];
         for (int64_t b = 0; b < B; ++b) {
@@ -180,7 +198,10 @@ public:
         }
         // dims[0] x dims[1] blocks of `inner` elements (axes 0 and 1 are time and batch)
         const int es = DataCopy::elementSize(inputs[0]);
-        const int64_t inner = product(dims, 2, (int)dims.size()) * es;
+        int64_t inner = es;
+        for (int d = 2; d < x->dimensions(); ++d) {
+            inner *= x->length(d);
+        }
         if (inner == 0) {
             return NO_ERROR;
         }

@@ -36,17 +36,18 @@ public:
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto X = TensorUtils::shape(inputs[0]);
-        const int seq = mLayout == 0 ? X[0] : X[1];
-        const int batch = mLayout == 0 ? X[1] : X[0];
-        const int in = X[2];
+        const Tensor* X = inputs[0];
+        const int seq = mLayout == 0 ? X->length(0) : X->length(1);
+        const int batch = mLayout == 0 ? X->length(1) : X->length(0);
+        const int in = X->length(2);
         const int H = mHidden;
         const int G = rnnGateCount(mKind);
         auto has = [&](size_t i) { return ShapeUtils::has(inputs, i); };
-        std::vector<int64_t> lens;
-        if (has(4)) {
-            lens = ShapeUtils::readInts(inputs[4]);
-            for (auto l : lens) {
+        const Tensor* lens = has(4) && TensorUtils::elementCount(inputs[4]) > 0 ? inputs[4] : nullptr;
+        if (lens) {
+            const int64_t count = TensorUtils::elementCount(lens);
+            for (int64_t i = 0; i < count; ++i) {
+                const int64_t l = ShapeUtils::readInt(lens, i);
                 if (l < 0 || l > seq) {
                     MNN_ERROR("%s: sequence length %lld outside [0, %d]\n", kindName(), (long long)l, seq);
                     return INPUT_DATA_ERROR;
@@ -83,7 +84,7 @@ public:
             const float* pd = peep ? peep + (int64_t)d * 3 * H : nullptr;
             const RnnAct* acts = mActs.data() + d * per;
             for (int b = 0; b < batch; ++b) {
-                const int len = lens.empty() ? seq : (int)lens[b];
+                const int len = lens ? (int)ShapeUtils::readInt(lens, b) : seq;
                 const int64_t so = stateOffset(d, b);
                 for (int j = 0; j < H; ++j) {
                     mH[j] = h0 ? h0[so + j] : 0.0f;

@@ -150,14 +150,19 @@ public:
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         // Axes from the parameter or a constant input are known now: plan once. Axes computed by the
         // graph are read at execute (their values exist only then).
+        // (and the plan is kept while they stay the same, so runs allocate nothing).
         mPlanned = !axesFromInput(inputs) || TensorUtils::describe(inputs[1])->usage ==
                                                  Tensor::InsideDescribe::CONSTANT;
+        if (!mPlanned) {
+            mAxesBytes.prepare(inputs, 1);
+        }
         return mPlanned ? plan(inputs, outputs) : NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        if (!mPlanned) {
+        if (!mPlanned && mAxesBytes.changed(inputs)) {
             auto code = plan(inputs, outputs);
             if (code != NO_ERROR) {
+                mAxesBytes.prepare(inputs, 1);  // plan again next time
                 return code;
             }
         }
@@ -233,6 +238,7 @@ private:
     std::vector<int64_t> mAxes;
     bool mNoop;
     bool mPlanned = false;
+    CPUUtils::ParamBytes mAxesBytes;
     bool mCopy = false;
     std::vector<int64_t> mOuterOffs;
     std::vector<int64_t> mInnerOffs;

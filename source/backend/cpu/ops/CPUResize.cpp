@@ -84,20 +84,31 @@ public:
             MNN_ERROR("Resize: X type %s is not supported\n", TensorUtils::typeName(t));
             return NOT_SUPPORT;
         }
+        if (outputs[0]->dimensions() > MNN_MAX_TENSOR_DIM) {
+            MNN_ERROR("Resize: rank %d is more than %d\n", outputs[0]->dimensions(), MNN_MAX_TENSOR_DIM);
+            return NOT_SUPPORT;
+        }
+        // roi / scales / sizes that are constants (or absent) give the taps now; computed ones hold their
+        // values only at execute, where the taps are rebuilt when those values change
+        mReady = false;
+        mParams.prepare(inputs, 1);
+        if (CPUUtils::constantsFrom(inputs, 1)) {
+            auto code = plan(inputs, outputs);
+            if (code != NO_ERROR) {
+                return code;
+            }
+            mReady = true;
+        }
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        ResizeGeometry g;
-        std::string err;
-        if (!computeResizeGeometry(mCfg, inputs, &g, &err)) {
-            MNN_ERROR("Resize: %s\n", err.c_str());
-            return INPUT_DATA_ERROR;
+        if (!mReady && mParams.changed(inputs)) {
+            auto code = plan(inputs, outputs);
+            if (code != NO_ERROR) {
+                mParams.prepare(inputs, 1);  // plan again next time
+                return code;
+            }
         }
-        if (g.outDims != TensorUtils::shape(outputs[0])) {
-            MNN_ERROR("Resize: scales / sizes changed after the shape pass\n");
-            return INPUT_DATA_ERROR;
-        }
-        buildTaps(TensorUtils::shape(inputs[0]), g);
         auto t = inputs[0]->getType();
         if (t.code == halide_type_float) {
             if (t.bits == 64) {
@@ -126,6 +137,21 @@ public:
     }
 
 private:
+    /** geometry from the current roi / scales / sizes values, then the taps */
+    ErrorCode plan(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+        ResizeGeometry g;
+        std::string err;
+        if (!computeResizeGeometry(mCfg, inputs, &g, &err)) {
+            MNN_ERROR("Resize: %s\n", err.c_str());
+            return INPUT_DATA_ERROR;
+        }
+        if (g.outDims != TensorUtils::shape(outputs[0])) {
+            MNN_ERROR("Resize: scales / sizes changed after the shape pass\n");
+            return INPUT_DATA_ERROR;
+        }
+        buildTaps(TensorUtils::shape(inputs[0]), g);
+        return NO_ERROR;
+    }
     // Taps of every output coordinate of every axis: mTapBegin[d][o]..mTapBegin[d][o+1] index into
     // mTapOffset (input element offset along axis d, already times the stride) and mTapWeight.
     void buildTaps(const std::vector<int>& inDims, const ResizeGeometry& g) {
@@ -135,7 +161,7 @@ private:
         mOutside.resize(rank);
         mTapOffset.clear();
         mTapWeight.clear();
-        std::vector<double> coeff;
+        std::vector<double>& coeff = mCoeff;
         for (int d = 0; d < rank; ++d) {
             const int lenIn = inDims[d], lenOut = g.outDims[d];
             mTapBegin[d].assign(1, (int64_t)mTapOffset.size());
@@ -224,8 +250,11 @@ private:
 
     template <typename T>
     void run(const Tensor* X, Tensor* Y) const {
-        auto outDims = TensorUtils::shape(Y);
-        const int rank = (int)outDims.size();
+        const int rank = Y->dimensions();
+        int outDims[MNN_MAX_TENSOR_DIM] = {0};
+        for (int d = 0; d < rank; ++d) {
+            outDims[d] = Y->length(d);
+        }
         const T* src = X->host<T>();
         T* dst = Y->host<T>();
         int64_t total = TensorUtils::elementCount(Y);
@@ -236,7 +265,7 @@ private:
             dst[0] = src[0];
             return;
         }
-        std::vector<int> idx(rank, 0);
+        int idx[MNN_MAX_TENSOR_DIM] = {0};
         const bool crop = mCfg.coord == CoordTransform::TF_CROP_AND_RESIZE;
         const T extrapolation = fromDouble<T>((double)mCfg.extrapolation);
         for (int64_t o = 0; o < total; ++o) {
@@ -246,7 +275,7 @@ private:
                     outside = mOutside[d][idx[d]] != 0;
                 }
             }
-            dst[o] = outside ? extrapolation : fromDouble<T>(accumulate(src, 0, rank, idx.data(), 0));
+            dst[o] = outside ? extrapolation : fromDouble<T>(accumulate(src, 0, rank, idx, 0));
             for (int d = rank - 1; d >= 0; --d) {
                 if (++idx[d] < outDims[d]) {
                     break;
@@ -257,6 +286,9 @@ private:
     }
 
     ResizeConfig mCfg;
+    bool mReady = false;
+    CPUUtils::ParamBytes mParams;
+    std::vector<double> mCoeff;
     std::vector<std::vector<int64_t>> mTapBegin;
     std::vector<std::vector<uint8_t>> mOutside;
     std::vector<int64_t> mTapOffset;

@@ -20,16 +20,17 @@ public:
           mHalfPixel(p->halfPixel()) {
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto X = TensorUtils::shape(inputs[0]);
-        const int N = X[0], C = X[1], H = X[2], W = X[3];
-        const int R = TensorUtils::shape(inputs[1])[0];
+        const Tensor* X = inputs[0];
+        const int N = X->length(0), C = X->length(1), H = X->length(2), W = X->length(3);
+        const int R = inputs[1]->length(0);
         const float* x = inputs[0]->host<float>();
         const float* rois = inputs[1]->host<float>();
-        auto batch = ShapeUtils::readInts(inputs[2]);
+        const Tensor* batchT = inputs[2];
         float* y = outputs[0]->host<float>();
         for (int r = 0; r < R; ++r) {
-            if (batch[r] < 0 || batch[r] >= N) {
-                MNN_ERROR("RoiAlign: batch index %lld of roi %d outside [0, %d)\n", (long long)batch[r], r, N);
+            const int64_t bi = ShapeUtils::readInt(batchT, r);
+            if (bi < 0 || bi >= N) {
+                MNN_ERROR("RoiAlign: batch index %lld of roi %d outside [0, %d)\n", (long long)bi, r, N);
                 return INPUT_DATA_ERROR;
             }
         }
@@ -56,8 +57,9 @@ public:
             }
             const int gh = ghD > 0 ? (int)ghD : 0, gw = gwD > 0 ? (int)gwD : 0;
             const double count = (double)(gh * gw > 1 ? gh * gw : 1);
+            const int64_t batchIndex = ShapeUtils::readInt(batchT, r);
             for (int c = 0; c < C; ++c) {
-                const float* img = x + ((int64_t)batch[r] * C + c) * H * W;
+                const float* img = x + (batchIndex * C + c) * H * W;
                 float* out = y + (((int64_t)r * C + c) * mOutH) * mOutW;
                 for (int ph = 0; ph < mOutH; ++ph) {
                     for (int pw = 0; pw < mOutW; ++pw) {

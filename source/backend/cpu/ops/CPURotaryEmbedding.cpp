@@ -12,11 +12,11 @@ public:
         : Execution(b), mInterleaved(interleaved), mRotAttr(rot), mNumHeads(numHeads) {
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto X = TensorUtils::shape(inputs[0]);
-        const bool four = X.size() == 4;
-        const int B = X[0], S = four ? X[2] : X[1];
-        const int H = four ? X[1] : mNumHeads;
-        const int head = four ? X[3] : X[2] / mNumHeads;
+        const Tensor* X = inputs[0];
+        const bool four = X->dimensions() == 4;
+        const int B = X->length(0), S = four ? X->length(2) : X->length(1);
+        const int H = four ? X->length(1) : mNumHeads;
+        const int head = four ? X->length(3) : X->length(2) / mNumHeads;
         const int rot = mRotAttr > 0 ? mRotAttr : head;
         const int half = rot / 2;
         const float* x = inputs[0]->host<float>();
@@ -24,7 +24,7 @@ public:
         const float* sinC = inputs[2]->host<float>();
         float* y = outputs[0]->host<float>();
         const bool hasPos = ShapeUtils::has(inputs, 3);
-        const int64_t maxPos = hasPos ? TensorUtils::shape(inputs[1])[0] : 0;
+        const int64_t maxPos = hasPos ? inputs[1]->length(0) : 0;
         for (int b = 0; b < B; ++b) {
             for (int s = 0; s < S; ++s) {
                 int64_t row = (int64_t)b * S + s;

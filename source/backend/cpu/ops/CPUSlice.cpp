@@ -44,6 +44,7 @@ public:
                 constant = false;
             }
         }
+        mParams.prepare(inputs, 1);
         if (constant) {
             auto code = build(inputs, outputs);
             if (code != NO_ERROR) {
@@ -54,9 +55,11 @@ public:
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        if (!mReady) {
+        // computed parameters: the tables are rebuilt only when their values change
+        if (!mReady && mParams.changed(inputs)) {
             auto code = build(inputs, outputs);
             if (code != NO_ERROR) {
+                mParams.prepare(inputs, 1);  // build again next time
                 return code;
             }
         }
@@ -232,6 +235,7 @@ private:
     int mMode = 0;
     float mPadValue = 0;
     bool mReady = false;
+    CPUUtils::ParamBytes mParams;
     std::vector<int> mViewDims;
     Tables mTables;
 };

@@ -9,23 +9,25 @@ class CPUWhere : public Execution {
 public:
     explicit CPUWhere(Backend* b) : Execution(b) {
     }
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        mPlan.prepare(inputs, outputs[0]);
+        return NO_ERROR;
+    }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto out = TensorUtils::shape(outputs[0]);
-        std::vector<std::vector<int64_t>> strides;
-        for (int i = 0; i < 3; ++i) {
-            strides.push_back(CPUUtils::broadcastStrides(TensorUtils::shape(inputs[i]), out));
-        }
         const uint8_t* c = inputs[0]->host<uint8_t>();
         const uint8_t* x = inputs[1]->host<uint8_t>();
         const uint8_t* y = inputs[2]->host<uint8_t>();
         uint8_t* z = outputs[0]->host<uint8_t>();
         const size_t bytes = (size_t)outputs[0]->getType().bytes();
-        CPUUtils::forEachBroadcastN(out, strides, [&](int64_t o, const int64_t* offs) {
+        mPlan.forEach([&](int64_t o, const int64_t* offs) {
             const uint8_t* src = c[offs[0]] ? x + offs[1] * bytes : y + offs[2] * bytes;
             ::memcpy(z + o * bytes, src, bytes);
         });
         return NO_ERROR;
     }
+
+private:
+    CPUUtils::BroadcastNPlan mPlan;
 };
 
 static Execution* createWhere(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
