@@ -7,6 +7,8 @@
 #include <string>
 #include "NNTestUtils.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/CPUGemm.hpp"
+#include "backend/cpu/ThreadPool.hpp"
 #include "core/SessionIntrospect.hpp"
 
 using namespace MNN;
@@ -58,8 +60,8 @@ Out runLin(const LinCase& t, int threads, bool reference, unsigned seed) {
     if (!t.c.empty()) {
         mb.constant("c", t.c, rnd(cnt(t.c), seed + 2));
     }
-    auto op = mb.op(t.gemm ? Schema::OpType::Gemm : Schema::OpType::MatMul, "mm",
-                    {"a", "b", t.c.empty() ? "" : "c"}, {"y"});
+    auto op =
+        mb.op(t.gemm ? Schema::OpType::Gemm : Schema::OpType::MatMul, "mm", {"a", "b", t.c.empty() ? "" : "c"}, {"y"});
     Schema::GemmParamT p;
     p.alpha = t.alpha;
     p.beta = t.beta;
@@ -94,20 +96,20 @@ Out runLin(const LinCase& t, int threads, bool reference, unsigned seed) {
     return out;
 }
 
-} // namespace
+}  // namespace
 
 TEST(LinearFast, MatchesReferenceOnEveryTierAndThreadCount) {
     using A = Schema::FusedActivation;
     const std::vector<LinCase> cases = {
-        {false, {2, 3, 7, 13}, {13, 9}, {}, false, 1.0f, 1.0f, A::NONE},     // batched A
-        {false, {1, 300}, {300, 37}, {}, false, 1.0f, 1.0f, A::RELU},        // M = 1, K > block
+        {false, {2, 3, 7, 13}, {13, 9}, {}, false, 1.0f, 1.0f, A::NONE},  // batched A
+        {false, {1, 300}, {300, 37}, {}, false, 1.0f, 1.0f, A::RELU},     // M = 1, K > block
         {false, {33, 5}, {5, 50}, {}, false, 1.0f, 1.0f, A::CLIP},
-        {true, {4, 20}, {11, 20}, {11}, true, 0.5f, 2.0f, A::NONE},          // FC: transB, bias [N]
+        {true, {4, 20}, {11, 20}, {11}, true, 0.5f, 2.0f, A::NONE},  // FC: transB, bias [N]
         {true, {1, 64}, {64, 10}, {1, 10}, false, 1.0f, 1.0f, A::RELU},
         {true, {9, 17}, {17, 3}, {}, false, 1.5f, 1.0f, A::CLIP},
         {true, {5, 6}, {6, 4}, {1}, false, 1.0f, -1.0f, A::NONE},           // scalar C
-        {true, {3, 13}, {70, 13}, {70}, true, 1.0f, 1.0f, A::CLIP},          // GEMV, K % 8 != 0
-        {false, {2, 1, 1029}, {1029, 65}, {}, false, 1.0f, 1.0f, A::RELU},   // GEMV, 2 rows
+        {true, {3, 13}, {70, 13}, {70}, true, 1.0f, 1.0f, A::CLIP},         // GEMV, K % 8 != 0
+        {false, {2, 1, 1029}, {1029, 65}, {}, false, 1.0f, 1.0f, A::RELU},  // GEMV, 2 rows
     };
     const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < cases.size(); ++ci) {
@@ -184,7 +186,7 @@ Out runMatMul2(const std::vector<int>& as, const std::vector<int>& bs, int threa
     out.algo = algo ? algo : "";
     return out;
 }
-} // namespace
+}  // namespace
 
 TEST(LinearFast, BatchedMatMulOfTwoInputsMatchesReference) {
     // attention-like products of two activations, with batch broadcast and K over the GEMM's K block
@@ -210,4 +212,63 @@ TEST(LinearFast, BatchedMatMulOfTwoInputsMatchesReference) {
         }
         cpuSetTierOverride(-1);
     }
+}
+
+TEST(LinearFast, StrassenMatchesPlainLoopsOnEveryTier) {
+    // one and two Strassen-Winograd levels over the packed GEMM against a double loop; strided
+    // operands (a sub-block of a wider matrix) and K across the GEMM's K block
+    const int best = (int)cpuFeatures().best;
+    const int sizes[][4] = {{64, 48, 80, 1}, {32, 96, 64, 2}, {24, 8, 600, 1}, {16, 16, 16, 2}};
+    for (int tier = 0; tier <= best; ++tier) {
+        const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+        for (auto& s : sizes) {
+            const int m = s[0], n = s[1], k = s[2], levels = s[3];
+            const int lda = k + 3, ldb = n + 5, ldc = n + 1;
+            auto a = rnd((size_t)m * lda, 11);
+            auto b = rnd((size_t)k * ldb, 12);
+            std::vector<float> scratch((size_t)gemmStrassenScratchFloats(f, m, n, k, levels));
+            for (int threads : {1, 3}) {
+                ThreadPool pool(threads);
+                std::vector<float> c((size_t)m * ldc, 777.0f);
+                gemmStrassen(f, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc, levels, scratch.data(), &pool);
+                for (int i = 0; i < m; ++i) {
+                    for (int j = 0; j < n; ++j) {
+                        double acc = 0.0, mag = 0.0;
+                        for (int q = 0; q < k; ++q) {
+                            acc += (double)a[(size_t)i * lda + q] * b[(size_t)q * ldb + j];
+                            mag += fabs((double)a[(size_t)i * lda + q] * b[(size_t)q * ldb + j]);
+                        }
+                        // Strassen's bound: the error grows with the levels (about 4x per level here)
+                        ASSERT_NEAR(c[(size_t)i * ldc + j], acc, 1e-6 * mag * (1 << (2 * levels)) + 1e-6)
+                            << f.sgemmName << " m" << m << " n" << n << " k" << k << " levels " << levels;
+                    }
+                    EXPECT_EQ(c[(size_t)i * ldc + n], 777.0f) << "wrote past the block";
+                }
+            }
+        }
+    }
+    // the cost model: only large even products take levels
+    EXPECT_EQ(gemmStrassenLevels(512, 512, 512, 3), 0);
+    EXPECT_GE(gemmStrassenLevels(2048, 2048, 2048, 3), 1);
+    EXPECT_EQ(gemmStrassenLevels(2047, 2048, 2048, 3), 0);
+    EXPECT_EQ(gemmStrassenLevels(4096, 4096, 4096, 1), 1);
+}
+
+TEST(LinearFast, BatchedMatMulThroughStrassenMatchesReference) {
+    const std::vector<int> as = {2, 64, 96}, bs = {96, 48};
+    Out ref = runMatMul2(as, bs, 1, true);
+    ASSERT_FALSE(ref.y.empty());
+    setenv("MNN_MATMUL_ALGO", "strassen", 1);
+    Out fast = runMatMul2(as, bs, 2, false);
+    unsetenv("MNN_MATMUL_ALGO");
+    ASSERT_EQ(fast.shape, ref.shape);
+    EXPECT_EQ(fast.algo.rfind("strassen-1 ", 0), 0u) << fast.algo;
+    for (size_t i = 0; i < ref.y.size(); ++i) {
+        ASSERT_NEAR(fast.y[i], ref.y[i], 1e-5 * fabs(ref.y[i]) + 4e-6 * 96) << i;
+    }
+    // odd sizes cannot take a level: the plain GEMM
+    setenv("MNN_MATMUL_ALGO", "strassen", 1);
+    Out odd = runMatMul2({3, 5, 7}, {7, 4}, 1, false);
+    unsetenv("MNN_MATMUL_ALGO");
+    EXPECT_NE(odd.algo.find("batched-gemm"), std::string::npos) << odd.algo;
 }

@@ -106,7 +106,7 @@ struct GemmJob {
         }
     }
 };
-} // namespace
+}  // namespace
 
 void gemmRunPacked(const CPUCoreFunctions& f, int m, int n, int k, const float* packedA, const float* packedB,
                    const float* biasPadded, float* c, int64_t ldc, const GemmPost& post, ThreadPool* pool) {
@@ -140,4 +140,104 @@ void gemmRunPacked(const CPUCoreFunctions& f, int m, int n, int k, const float* 
     parallelFor(pool, job.tasksM * job.tasksN, job);
 }
 
-} // namespace MNN
+}  // namespace MNN
+
+// ---- Strassen-Winograd ----
+namespace MNN {
+
+namespace {
+int64_t pad16(int64_t v) {
+    return (v + 15) / 16 * 16;
+}
+
+// c = a op b over rows x cols blocks (row strides lda, ldb, ldc); c may be a or b
+void blockOp(const CPUCoreFunctions& f, VecBinaryOp op, int rows, int cols, const float* a, int64_t lda, const float* b,
+             int64_t ldb, float* c, int64_t ldc) {
+    for (int i = 0; i < rows; ++i) {
+        f.binaryF32((int)op, a + i * lda, b + i * ldb, c + i * ldc, cols, 0);
+    }
+}
+}  // namespace
+
+int gemmStrassenLevels(int m, int n, int k, int maxLevels) {
+    int levels = 0;
+    while (levels < maxLevels && m % 2 == 0 && n % 2 == 0 && k % 2 == 0) {
+        const double saved = (double)m * n * k / 8.0;
+        const double added = kStrassenAddCost * ((double)m * k + (double)k * n + 1.75 * m * n);
+        if (saved <= added) {
+            break;
+        }
+        ++levels;
+        m /= 2;
+        n /= 2;
+        k /= 2;
+    }
+    return levels;
+}
+
+int64_t gemmStrassenScratchFloats(const CPUCoreFunctions& f, int m, int n, int k, int levels) {
+    if (levels <= 0) {
+        return pad16(gemmPackedASize(f, m, k)) + pad16(gemmPackedBSize(f, n, k)) + pad16((m + f.mr - 1) / f.mr * f.mr);
+    }
+    const int m2 = m / 2, n2 = n / 2, k2 = k / 2;
+    return pad16((int64_t)m2 * k2) + pad16((int64_t)k2 * n2) + pad16((int64_t)m2 * n2) +
+           gemmStrassenScratchFloats(f, m2, n2, k2, levels - 1);
+}
+
+void gemmStrassen(const CPUCoreFunctions& f, int m, int n, int k, const float* a, int64_t lda, const float* b,
+                  int64_t ldb, float* c, int64_t ldc, int levels, float* scratch, ThreadPool* pool) {
+    if (levels <= 0) {
+        float* pa = scratch;
+        float* pb = pa + pad16(gemmPackedASize(f, m, k));
+        float* zero = pb + pad16(gemmPackedBSize(f, n, k));
+        const int mPad = (m + f.mr - 1) / f.mr * f.mr;
+        memset(zero, 0, sizeof(float) * (size_t)mPad);
+        gemmPackA(f, a, lda, m, k, pa);
+        gemmPackB(f, b, ldb, n, k, pb);
+        gemmRunPacked(f, m, n, k, pa, pb, zero, c, ldc, GemmPost(), pool);
+        return;
+    }
+    const int m2 = m / 2, n2 = n / 2, k2 = k / 2;
+    const float *a11 = a, *a12 = a + k2, *a21 = a + m2 * lda, *a22 = a21 + k2;
+    const float *b11 = b, *b12 = b + n2, *b21 = b + k2 * ldb, *b22 = b21 + n2;
+    float *c11 = c, *c12 = c + n2, *c21 = c + m2 * ldc, *c22 = c21 + n2;
+    float* x = scratch;                      // m2 x k2
+    float* y = x + pad16((int64_t)m2 * k2);  // k2 x n2
+    float* z = y + pad16((int64_t)k2 * n2);  // m2 x n2
+    float* child = z + pad16((int64_t)m2 * n2);
+    const VecBinaryOp add = VecBinaryOp::ADD, sub = VecBinaryOp::SUB;
+    auto mul = [&](const float* p, int64_t ldp, const float* q, int64_t ldq, float* r, int64_t ldr) {
+        gemmStrassen(f, m2, n2, k2, p, ldp, q, ldq, r, ldr, levels - 1, child, pool);
+    };
+    // S3 = A11 - A21, T3 = B22 - B12: M7 -> C21
+    blockOp(f, sub, m2, k2, a11, lda, a21, lda, x, k2);
+    blockOp(f, sub, k2, n2, b22, ldb, b12, ldb, y, n2);
+    mul(x, k2, y, n2, c21, ldc);
+    // S1 = A21 + A22, T1 = B12 - B11: M5 -> C22
+    blockOp(f, add, m2, k2, a21, lda, a22, lda, x, k2);
+    blockOp(f, sub, k2, n2, b12, ldb, b11, ldb, y, n2);
+    mul(x, k2, y, n2, c22, ldc);
+    // S2 = S1 - A11, T2 = B22 - T1: M6 -> C12
+    blockOp(f, sub, m2, k2, x, k2, a11, lda, x, k2);
+    blockOp(f, sub, k2, n2, b22, ldb, y, n2, y, n2);
+    mul(x, k2, y, n2, c12, ldc);
+    // S4 = A12 - S2: M3 = S4 B22 -> C11
+    blockOp(f, sub, m2, k2, a12, lda, x, k2, x, k2);
+    mul(x, k2, b22, ldb, c11, ldc);
+    // M1 = A11 B11 -> Z
+    mul(a11, lda, b11, ldb, z, n2);
+    blockOp(f, add, m2, n2, c12, ldc, z, n2, c12, ldc);     // U2 = M1 + M6
+    blockOp(f, add, m2, n2, c21, ldc, c12, ldc, c21, ldc);  // U3 = U2 + M7
+    blockOp(f, add, m2, n2, c12, ldc, c22, ldc, c12, ldc);  // U4 = U2 + M5
+    blockOp(f, add, m2, n2, c22, ldc, c21, ldc, c22, ldc);  // C22 = U7 = U3 + M5
+    blockOp(f, add, m2, n2, c12, ldc, c11, ldc, c12, ldc);  // C12 = U5 = U4 + M3
+    // T4 = T2 - B21: M4 = A22 T4 -> C11, C21 = U6 = U3 - M4
+    blockOp(f, sub, k2, n2, y, n2, b21, ldb, y, n2);
+    mul(a22, lda, y, n2, c11, ldc);
+    blockOp(f, sub, m2, n2, c21, ldc, c11, ldc, c21, ldc);
+    // M2 = A12 B21 -> C11, C11 = U1 = M1 + M2
+    mul(a12, lda, b21, ldb, c11, ldc);
+    blockOp(f, add, m2, n2, c11, ldc, z, n2, c11, ldc);
+}
+
+}  // namespace MNN

@@ -72,7 +72,7 @@ struct GemvJob {
         }
     }
 };
-} // namespace
+}  // namespace
 
 class CPULinearFast : public Execution {
 public:
@@ -253,6 +253,25 @@ public:
             mBOffset[(size_t)f] = ob * mK * mN;
         }
         mFuncs = &cpuCoreFunctions();
+        // Strassen-Winograd levels by the cost model (not at Precision_High: its error bound grows
+        // with every level); MNN_MATMUL_ALGO=strassen forces one level where the sizes are even,
+        // gemm none
+        const char* env = getenv("MNN_MATMUL_ALGO");
+        const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
+        mStrassen = high ? 0 : gemmStrassenLevels(mM, mN, mK, 3);
+        if (env && strcmp(env, "gemm") == 0) {
+            mStrassen = 0;
+        } else if (env && strcmp(env, "strassen") == 0) {
+            mStrassen = mM % 2 == 0 && mN % 2 == 0 && mK % 2 == 0 ? 1 : 0;
+        }
+        if (mStrassen > 0) {
+            const int64_t floats = gemmStrassenScratchFloats(*mFuncs, mM, mN, mK, mStrassen);
+            if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)floats)) {
+                return OUT_OF_MEMORY;
+            }
+            snprintf(mAlgo, sizeof(mAlgo), "strassen-%d %s", mStrassen, mFuncs->sgemmName);
+            return NO_ERROR;
+        }
         mBias.assign((size_t)((mM + mFuncs->mr - 1) / mFuncs->mr * mFuncs->mr), 0.0f);
         mPackA = (size_t)gemmPackedASize(*mFuncs, mM, mK);
         mPackA = (mPackA + 15) / 16 * 16;
@@ -273,6 +292,19 @@ public:
         const float* a = inputs[0]->host<float>();
         const float* b = inputs[1]->host<float>();
         float* c = outputs[0]->host<float>();
+        if (mStrassen > 0) {
+            for (size_t bi = 0; bi < mAOffset.size(); ++bi) {
+                float* cb = c + (int64_t)bi * mM * mN;
+                gemmStrassen(*mFuncs, mM, mN, mK, a + mAOffset[bi], mK, b + mBOffset[bi], mN, cb, mN, mStrassen,
+                             scratch, mPool);
+                if (mPost.act == 1) {
+                    mFuncs->unaryF32((int)VecUnaryOp::RELU, cb, cb, (int64_t)mM * mN, 0.0f, 0.0f);
+                } else if (mPost.act == 2) {
+                    mFuncs->unaryF32((int)VecUnaryOp::CLIP, cb, cb, (int64_t)mM * mN, mPost.lo, mPost.hi);
+                }
+            }
+            return NO_ERROR;
+        }
         for (size_t bi = 0; bi < mAOffset.size(); ++bi) {
             gemmPackA(*mFuncs, a + mAOffset[bi], mK, mM, mK, pa);
             gemmPackB(*mFuncs, b + mBOffset[bi], mN, mN, mK, pb);
@@ -285,7 +317,7 @@ private:
     GemmPost mPost;
     ThreadPool* mPool = nullptr;
     const CPUCoreFunctions* mFuncs = nullptr;
-    int mM = 0, mN = 0, mK = 0;
+    int mM = 0, mN = 0, mK = 0, mStrassen = 0;
     size_t mPackA = 0;
     std::vector<int64_t> mAOffset, mBOffset;
     std::vector<float> mBias;
@@ -319,8 +351,8 @@ Execution* createFastLinear(const std::vector<Tensor*>& inputs, const LinearAttr
         const int n = attrs.transB ? inputs[1]->length(0) : inputs[1]->length(1);
         const int64_t cn = TensorUtils::elementCount(c);
         const int cr = c->dimensions();
-        const bool rowBroadcast = cn == 1 || (cr == 1 && c->length(0) == n) ||
-                                  (cr == 2 && c->length(0) == 1 && c->length(1) == n);
+        const bool rowBroadcast =
+            cn == 1 || (cr == 1 && c->length(0) == n) || (cr == 2 && c->length(0) == 1 && c->length(1) == n);
         if (!rowBroadcast) {
             return nullptr;
         }
@@ -331,4 +363,4 @@ Execution* createFastLinear(const std::vector<Tensor*>& inputs, const LinearAttr
     return new CPULinearFast(backend, attrs);
 }
 
-} // namespace MNN
+}  // namespace MNN
