@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <fstream>
 #include <sstream>
+#include "Npy.hpp"
 #include "OnnxTestBuilder.hpp"
 
 using namespace MNN;
@@ -147,6 +148,16 @@ TEST(ConverterCli, Fp16LogsWhatStaysFloat) {
     r = runConvert(base + " --fp16Target 0");
     EXPECT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("none measured: fp16Target is 0"), std::string::npos) << r.output;
+    // with an all-zero calibration input the rounding cannot show, even at that target
+    std::vector<float> zeros(2 * 64, 0.0f);
+    std::string err;
+    ASSERT_TRUE(Npy::write(dir + "/zeros.npy", Npy::Array::of<float>({2, 64}, zeros.data()), &err)) << err;
+    r = runConvert(base + " --fp16Target 1e-9 --fp16Input x=" + dir + "/zeros.npy");
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("fp16: 0 of 1 weights kept float"), std::string::npos) << r.output;
+    r = runConvert(base + " --fp16Input y=" + dir + "/zeros.npy");  // not an input
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.output.find("calibration input y is not an input of the model"), std::string::npos) << r.output;
     EXPECT_NE(runConvert(base + " --fp16Target x").code, 0);
     EXPECT_NE(runConvert(base + " --fp16Target -1").code, 0);
     EXPECT_NE(runConvert(base + " --fp16Input x").code, 0);

@@ -230,22 +230,31 @@ Fp16Plan planFp16(const std::vector<uint8_t>& model, const std::vector<int>& can
     }
     const Schema::Net* net = Schema::GetNet(model.data());
     std::vector<Span> spans(n);
-    std::vector<uint8_t> rounded = model;  // every candidate rounded to fp16 (and back to float)
     for (size_t i = 0; i < n; ++i) {
         auto raw = net->constants()->Get(candidates[i])->raw();
         spans[i].offset = (size_t)(raw->data() - model.data());
         spans[i].count = raw->size() / 4;
-        for (size_t k = 0; k < spans[i].count; ++k) {
-            float f;
-            ::memcpy(&f, rounded.data() + spans[i].offset + 4 * k, 4);
-            f = halfToFloat(floatToHalf(f));
-            ::memcpy(rounded.data() + spans[i].offset + 4 * k, &f, 4);
-        }
     }
     std::vector<uint8_t> work = model;
+    // candidate i as stored: float, or rounded to fp16 and back (what the engine's loader makes of it)
     auto setHalf = [&](size_t i, bool half) {
-        const auto& src = half ? rounded : model;
-        ::memcpy(work.data() + spans[i].offset, src.data() + spans[i].offset, spans[i].count * 4);
+        const uint8_t* src = model.data() + spans[i].offset;
+        uint8_t* dst = work.data() + spans[i].offset;
+        if (!half) {
+            ::memcpy(dst, src, spans[i].count * 4);
+            return;
+        }
+        for (size_t k = 0; k < spans[i].count; ++k) {
+            float f;
+            ::memcpy(&f, src + 4 * k, 4);
+            f = halfToFloat(floatToHalf(f));
+            ::memcpy(dst + 4 * k, &f, 4);
+        }
+    };
+    auto setAll = [&](bool half) {
+        for (size_t i = 0; i < n; ++i) {
+            setHalf(i, half);
+        }
     };
     Runner runner(options);
     std::vector<std::vector<float>> ref, out;
@@ -265,7 +274,7 @@ Fp16Plan planFp16(const std::vector<uint8_t>& model, const std::vector<int>& can
         return finish();
     }
     rep.measured = true;
-    work = rounded;
+    setAll(true);
     if (!measure(&rep.errorAll)) {
         rep.measured = false;
         rep.note = why;
@@ -276,7 +285,7 @@ Fp16Plan planFp16(const std::vector<uint8_t>& model, const std::vector<int>& can
         return finish();
     }
     // each candidate alone in fp16
-    work = model;
+    setAll(false);
     std::vector<double> single(n, 0.0);
     for (size_t i = 0; i < n; ++i) {
         setHalf(i, true);
@@ -298,7 +307,7 @@ Fp16Plan planFp16(const std::vector<uint8_t>& model, const std::vector<int>& can
     }
     // how the measured total relates to the quadrature sum (errors that add up or cancel)
     double scale = remaining > 0 ? rep.errorAll / std::sqrt(remaining) : 1.0;
-    work = rounded;
+    setAll(true);
     size_t next = 0;
     while (next < n) {
         while (next < n && scale * std::sqrt(std::max(remaining, 0.0)) > options.fp16Target) {
