@@ -193,3 +193,34 @@ TEST(ConverterFp16Sensitivity, NothingToMeasure) {
     EXPECT_EQ(r.fp16.runs, 0);
     EXPECT_NE(r.fp16.line().find("none measured"), std::string::npos);
 }
+
+TEST(ConverterFp16Sensitivity, WeightsOverHalfRangeStayFloat) {
+    REQUIRE_ENGINE_OPS(T::MatMul);
+    // one weight of 1e5 overflows fp16 (max 65504): stored fp16 it makes the outputs inf
+    OnnxBuilder b(13);
+    b.input("x", {kRows, kIn});
+    auto w = randomFloats(kIn * kOut, 71);
+    w[5] = 1e5f;
+    b.initializer("w", {kIn, kOut}, w);
+    b.node("MatMul", {"x", "w"}, {"y"});
+    b.output("y");
+    Convert::Options every;
+    every.fp16 = true;
+    every.fp16Target = 0;
+    auto before = convert(b, every);
+    Convert::Options o;
+    o.fp16 = true;
+    auto after = convert(b, o);
+    ASSERT_TRUE(before.ok && after.ok) << before.error << after.error;
+    auto x = randomFloats(kRows * kIn, 72);
+    auto ref = matmul(x, w, kOut);
+    auto yBefore = runFloat(before.model, {{"x", {{kRows, kIn}, x}}})["y"];
+    ASSERT_EQ(yBefore.size(), ref.size());
+    EXPECT_TRUE(std::isinf(yBefore[5]) || std::isnan(yBefore[5]));
+    EXPECT_TRUE(after.fp16.measured) << after.fp16.note;
+    EXPECT_EQ(after.fp16.keptFloat, 1);
+    EXPECT_EQ(after.fp16.errorAll, 1e3);  // capped
+    EXPECT_EQ(after.fp16.error, 0.0);
+    EXPECT_EQ(compressionOf(after.model, "w"), Schema::Compression::NONE);
+    EXPECT_LE(relTo(runFloat(after.model, {{"x", {{kRows, kIn}, x}}})["y"], ref), 1e-5);
+}

@@ -264,7 +264,9 @@ Fp16Plan planFp16(const std::vector<uint8_t>& model, const std::vector<int>& can
         if (!runner.run(work, &out, &why)) {
             return false;
         }
-        *err = relativeError(out, ref);
+        // capped: an output that turns inf / NaN (a weight over 65504) counts as very large, and
+        // the quadrature sums below stay finite
+        *err = std::min(relativeError(out, ref), 1e3);
         return true;
     };
     rep.runs++;
