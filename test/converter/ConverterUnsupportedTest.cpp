@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <fstream>
 #include <sstream>
+#include "Npy.hpp"
 #include "OnnxTestBuilder.hpp"
 
 using namespace MNN;
@@ -117,4 +118,48 @@ TEST(ConverterCli, BadArgumentsFail) {
     EXPECT_NE(runConvert("-f ONNX --modelFile a --MNNModel b --inputShape x:1xq").code, 0);
     EXPECT_NE(runConvert("-f ONNX --modelFile a --MNNModel b --bogus").code, 0);
     EXPECT_NE(runConvert("-f ONNX --modelFile").code, 0);
+}
+
+TEST(ConverterCli, Fp16LogsWhatStaysFloat) {
+    auto dir = tempDir("cli_fp16");
+    OnnxBuilder b(13);
+    b.input("x", {2, 64});
+    b.initializer("w", {64, 64}, randomFloats(64 * 64, 61));
+    b.node("MatMul", {"x", "w"}, {"y"});
+    b.output("y");
+    {
+        std::ofstream f(dir + "/m.onnx", std::ios::binary);
+        auto s = b.bytes();
+        f.write(s.data(), (std::streamsize)s.size());
+    }
+    auto base = "-f ONNX --modelFile " + dir + "/m.onnx --MNNModel " + dir + "/m.mnn --fp16 --info";
+    auto r = runConvert(base);
+    EXPECT_EQ(r.code, 0) << r.output;
+    // one MatMul: fp16 rounding moves y by ~2e-4, under the default 2e-3 target
+    EXPECT_NE(r.output.find("fp16: 0 of 1 weights kept float (0 bytes), 1 fp16 (8192 bytes)"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("weights (rank >= 2): 1 fp16 (8192 bytes), 0 float (0 bytes)"), std::string::npos)
+        << r.output;
+    // a target below the rounding error keeps it float
+    r = runConvert(base + " --fp16Target 1e-9");
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("fp16: 1 of 1 weights kept float (16384 bytes)"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("0 fp16 (0 bytes), 1 float (16384 bytes)"), std::string::npos) << r.output;
+    r = runConvert(base + " --fp16Target 0");
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("none measured: fp16Target is 0"), std::string::npos) << r.output;
+    // with an all-zero calibration input the rounding cannot show, even at that target
+    std::vector<float> zeros(2 * 64, 0.0f);
+    std::string err;
+    ASSERT_TRUE(Npy::write(dir + "/zeros.npy", Npy::Array::of<float>({2, 64}, zeros.data()), &err)) << err;
+    r = runConvert(base + " --fp16Target 1e-9 --fp16Input x=" + dir + "/zeros.npy");
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("fp16: 0 of 1 weights kept float"), std::string::npos) << r.output;
+    r = runConvert(base + " --fp16Input y=" + dir + "/zeros.npy");  // not an input
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.output.find("calibration input y is not an input of the model"), std::string::npos) << r.output;
+    EXPECT_NE(runConvert(base + " --fp16Target x").code, 0);
+    EXPECT_NE(runConvert(base + " --fp16Target -1").code, 0);
+    EXPECT_NE(runConvert(base + " --fp16Input x").code, 0);
+    EXPECT_NE(runConvert(base + " --fp16Input x=" + dir + "/missing.npy").code, 0);
 }

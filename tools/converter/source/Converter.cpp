@@ -29,7 +29,8 @@ Result convertOnnxBuffer(const void* data, size_t size, const Options& options, 
             runPasses(g);
         }
         r.model = writeModel(
-            g, options, "MNNConvert from ONNX (" + report.producer + ", opset " + std::to_string(report.opset) + ")");
+            g, options, "MNNConvert from ONNX (" + report.producer + ", opset " + std::to_string(report.opset) + ")",
+            &r.fp16);
         r.ok = true;
     } catch (std::exception& e) {
         r.ok = false;

@@ -1,6 +1,7 @@
 // MNNConvert -f ONNX --modelFile in.onnx --MNNModel out.mnn [options]
 #include <MNNConverter.hpp>
 #include "ModelInfo.hpp"
+#include "Npy.hpp"
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -15,7 +16,13 @@ static void usage(std::ostream& os) {
           "  --modelFile PATH            the ONNX model (external data files are read from its folder)\n"
           "  --MNNModel PATH             the .mnn file to write\n"
           "  --bizCode NAME              business code stored in the model (default MNN)\n"
-          "  --fp16                      store float weights as fp16\n"
+          "  --fp16                      store float weights as fp16, except those whose rounding moves\n"
+          "                              the outputs most (measured on a calibration input; see below)\n"
+          "  --fp16Target E              with --fp16: keep weights float until the output error\n"
+          "                              max|fp16 - float| / max|float| is at most E (default 2e-3;\n"
+          "                              0: every weight fp16, nothing measured)\n"
+          "  --fp16Input NAME=FILE.npy   calibration input for --fp16 (repeatable; others: N(0,1) values\n"
+          "                              from a fixed seed, unknown dims 1)\n"
           "  --weightQuantBits 8         store Conv/Gemm/MatMul weights as int8 per output channel\n"
           "  --inputShape name:1x3x224x224   pin an input's dims (repeatable)\n"
           "  --noOptimize                skip the graph passes\n"
@@ -77,6 +84,31 @@ int main(int argc, char** argv) {
             next(&options.bizCode);
         } else if (a == "--fp16") {
             options.fp16 = true;
+        } else if (a == "--fp16Target") {
+            next(&v);
+            char* end = nullptr;
+            double t = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end != 0 || !(t >= 0) || t > 1) {
+                std::cerr << "MNNConvert: --fp16Target expects a number in [0, 1], got '" << v << "'\n";
+                return 1;
+            }
+            options.fp16Target = t;
+        } else if (a == "--fp16Input") {
+            next(&v);
+            auto eq = v.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                std::cerr << "MNNConvert: --fp16Input expects NAME=FILE.npy, got '" << v << "'\n";
+                return 1;
+            }
+            MNN::Npy::Array arr;
+            std::string err;
+            if (!MNN::Npy::read(v.substr(eq + 1), &arr, &err)) {
+                std::cerr << "MNNConvert: --fp16Input " << v << ": " << err << "\n";
+                return 1;
+            }
+            auto values = arr.toDouble();
+            std::vector<int> dims(arr.shape.begin(), arr.shape.end());
+            options.calibrationInputs[v.substr(0, eq)] = {dims, std::vector<float>(values.begin(), values.end())};
         } else if (a == "--weightQuantBits") {
             next(&v);
             if (v != "8") {
@@ -141,6 +173,9 @@ int main(int argc, char** argv) {
     if (!out) {
         std::cerr << "MNNConvert: writing " << mnnModel << " failed\n";
         return 1;
+    }
+    if (options.fp16) {
+        std::cout << "MNNConvert: " << r.fp16.line() << "\n";
     }
     std::cout << "MNNConvert: wrote " << mnnModel << " (" << r.model.size() << " bytes)\n";
     if (info) {

@@ -60,17 +60,27 @@ std::string describeModel(const std::vector<uint8_t>& model) {
     for (auto& kv : modelOpCounts(model)) {
         os << "  " << kv.first << ": " << kv.second << "\n";
     }
-    size_t bytes = 0, fp16 = 0, int8 = 0;
+    size_t bytes = 0, fp16 = 0, int8 = 0, fp16Bytes = 0, floatWeights = 0, floatBytes = 0;
     if (net->constants()) {
         for (auto b : *net->constants()) {
             size_t n = b->raw() ? b->raw()->size() : 0;
             bytes += n;
-            fp16 += b->compression() == Schema::Compression::FP16 ? 1 : 0;
+            bool half = b->compression() == Schema::Compression::FP16;
+            fp16 += half ? 1 : 0;
+            fp16Bytes += half ? n : 0;
             int8 += b->compression() == Schema::Compression::INT8_PER_CHANNEL ? 1 : 0;
+            // float tensors of rank >= 2 stored uncompressed (with --fp16: the ones kept float)
+            if (b->compression() == Schema::Compression::NONE && b->dataType() == Schema::DataType::DT_FLOAT &&
+                b->dims() && b->dims()->size() >= 2) {
+                floatWeights++;
+                floatBytes += n;
+            }
         }
     }
     os << "constants: " << (net->constants() ? net->constants()->size() : 0) << " (" << bytes << " bytes; " << fp16
        << " fp16, " << int8 << " int8)\n";
+    os << "weights (rank >= 2): " << fp16 << " fp16 (" << fp16Bytes << " bytes), " << floatWeights << " float ("
+       << floatBytes << " bytes)\n";
     return os.str();
 }
 

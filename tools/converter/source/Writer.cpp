@@ -1,6 +1,8 @@
 #include "Writer.hpp"
 #include <string.h>
+#include <algorithm>
 #include <cmath>
+#include "Fp16Sensitivity.hpp"
 
 namespace MNN {
 namespace Convert {
@@ -92,9 +94,10 @@ void toHalf(Schema::BlobT& b) {
 }
 }  // namespace
 
-void compressWeights(Graph& g, const Options& options) {
+std::vector<int> compressWeights(Graph& g, const Options& options) {
+    std::vector<int> halfCandidates;
     if (!options.fp16 && options.weightQuantBits == 0) {
-        return;
+        return halfCandidates;
     }
     auto consumers = g.consumers();
     for (auto& kv : g.constants) {
@@ -131,9 +134,10 @@ void compressWeights(Graph& g, const Options& options) {
         // grouped / depthwise convolution weights stay float too: few values (about 1% of a
         // mobilenet), each feeding a short dot product where fp16 rounding does not average out
         if (options.fp16 && !depthwiseWeights && count > 0 && b.dims.size() >= 2 && (count >= 32 || allWeights)) {
-            toHalf(b);
+            halfCandidates.push_back(t);
         }
     }
+    return halfCandidates;
 }
 
 std::unique_ptr<Schema::NetT> toNet(Graph& g) {
@@ -178,15 +182,50 @@ std::unique_ptr<Schema::NetT> toNet(Graph& g) {
     return net;
 }
 
-std::vector<uint8_t> writeModel(Graph& g, const Options& options, const std::string& producer) {
-    compressWeights(g, options);
+namespace {
+std::vector<uint8_t> pack(const Schema::NetT& net) {
+    flatbuffers::FlatBufferBuilder builder(1024 * 1024);
+    builder.Finish(Schema::Net::Pack(builder, &net), Schema::NetIdentifier());
+    return std::vector<uint8_t>(builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize());
+}
+}  // namespace
+
+std::vector<uint8_t> writeModel(Graph& g, const Options& options, const std::string& producer, Fp16Report* fp16Report) {
+    auto halfTensors = compressWeights(g, options);
+    std::vector<Schema::BlobT*> halfBlobs;
+    for (int t : halfTensors) {
+        halfBlobs.push_back(g.constants.at(t).get());
+    }
     auto net = toNet(g);
     net->version = "1.0 MNNConvert";
     net->bizCode = options.bizCode;
     net->producer = producer;
-    flatbuffers::FlatBufferBuilder builder(1024 * 1024);
-    builder.Finish(Schema::Net::Pack(builder, net.get()), Schema::NetIdentifier());
-    return std::vector<uint8_t>(builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize());
+    if (halfBlobs.empty()) {
+        if (fp16Report && options.fp16) {
+            *fp16Report = planFp16({}, {}, options).report;
+        }
+        return pack(*net);
+    }
+    // candidates as indices into Net::constants (those still read by an op)
+    std::vector<int> candidates;
+    for (size_t i = 0; i < net->constants.size(); ++i) {
+        if (std::find(halfBlobs.begin(), halfBlobs.end(), net->constants[i].get()) != halfBlobs.end()) {
+            candidates.push_back((int)i);
+        }
+    }
+    auto plan = planFp16(pack(*net), candidates, options);
+    if (!plan.error.empty()) {
+        throw ConvertError("--fp16: " + plan.error);
+    }
+    for (size_t k = 0; k < candidates.size(); ++k) {
+        if (!plan.keepFloat[k]) {
+            toHalf(*net->constants[candidates[k]]);
+        }
+    }
+    if (fp16Report) {
+        *fp16Report = plan.report;
+    }
+    return pack(*net);
 }
 
 }  // namespace Convert
