@@ -46,6 +46,7 @@ void gemmPackB(const CPUCoreFunctions& f, const float* b, int64_t ldb, int n, in
 namespace {
 constexpr int kBlockK = 256;
 constexpr int kMaxTile = 8 * 32;
+constexpr int64_t kRowsOuterBBytes = 512 << 10;
 
 struct GemmJob {
     const CPUCoreFunctions* f;
@@ -68,25 +69,40 @@ struct GemmJob {
             const int kc = std::min(kBlockK, k - k0);
             const int accumulate = k0 > 0 ? 1 : 0;
             const GemmPost* last = (k0 + kBlockK >= k) ? post : nullptr;
-            for (int np = np0; np < np1; ++np) {
+            auto tileAt = [&](int np, int mp) {
                 const float* bp = b + (int64_t)np * nr * k + (int64_t)k0 * nr;
                 const int cols = std::min(nr, n - np * nr);
-                for (int mp = mp0; mp < mp1; ++mp) {
-                    const float* ap = a + (int64_t)mp * mr * k + (int64_t)k0 * mr;
-                    const int rows = std::min(mr, m - mp * mr);
-                    float* cp = c + (int64_t)mp * mr * ldc + (int64_t)np * nr;
-                    if (rows == mr && cols == nr) {
-                        f->sgemm(kc, ap, bp, cp, ldc, bias + mp * mr, accumulate, last);
-                        continue;
-                    }
-                    if (accumulate) {
-                        for (int i = 0; i < rows; ++i) {
-                            memcpy(tile + i * nr, cp + i * ldc, sizeof(float) * cols);
-                        }
-                    }
-                    f->sgemm(kc, ap, bp, tile, nr, bias + mp * mr, accumulate, last);
+                const float* ap = a + (int64_t)mp * mr * k + (int64_t)k0 * mr;
+                const int rows = std::min(mr, m - mp * mr);
+                float* cp = c + (int64_t)mp * mr * ldc + (int64_t)np * nr;
+                if (rows == mr && cols == nr) {
+                    f->sgemm(kc, ap, bp, cp, ldc, bias + mp * mr, accumulate, last);
+                    return;
+                }
+                if (accumulate) {
                     for (int i = 0; i < rows; ++i) {
-                        memcpy(cp + i * ldc, tile + i * nr, sizeof(float) * cols);
+                        memcpy(tile + i * nr, cp + i * ldc, sizeof(float) * cols);
+                    }
+                }
+                f->sgemm(kc, ap, bp, tile, nr, bias + mp * mr, accumulate, last);
+                for (int i = 0; i < rows; ++i) {
+                    memcpy(cp + i * ldc, tile + i * nr, sizeof(float) * cols);
+                }
+            };
+            // Row panels outer when this task's B panels fit in L2: C is then written along its rows
+            // (MR streams the prefetchers follow) instead of an MR x NR tile in every one of M rows
+            // per B panel, which for a short K (1x1 convolutions of few channels) is bound by the
+            // stores' misses. Otherwise B panels outer, each reused from L1 by every row panel.
+            if ((int64_t)(np1 - np0) * nr * kc * (int64_t)sizeof(float) <= kRowsOuterBBytes) {
+                for (int mp = mp0; mp < mp1; ++mp) {
+                    for (int np = np0; np < np1; ++np) {
+                        tileAt(np, mp);
+                    }
+                }
+            } else {
+                for (int np = np0; np < np1; ++np) {
+                    for (int mp = mp0; mp < mp1; ++mp) {
+                        tileAt(np, mp);
                     }
                 }
             }
