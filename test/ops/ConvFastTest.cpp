@@ -177,10 +177,10 @@ TEST(ConvFast, MatchesReferenceOnEveryTierAndThreadCount) {
                 unsetenv("MNN_DW_ALGO");
                 ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
                 if (depthwise) {
-                    // across channels for multiplier 1 (forced, or rows shorter than 2 vectors); else
+                    // across channels for multiplier 1 (forced, or rows of at most one vector); else
                     // the row kernel for horizontal stride 1 / 2, the direct loop otherwise
                     const int ow = fast.shape[3];
-                    const bool channels = c.w[0] == c.x[1] && (dwAlgo == 2 || (dwAlgo == 0 && ow < 2 * funcs.dwLanes));
+                    const bool channels = c.w[0] == c.x[1] && (dwAlgo == 2 || (dwAlgo == 0 && ow <= funcs.dwLanes));
                     const std::string want =
                         channels            ? std::string("depthwise dwconv_channels__") + cpuTierName((CPUTier)tier)
                         : c.strides[1] <= 2 ? std::string("depthwise ") + funcs.dwconvName

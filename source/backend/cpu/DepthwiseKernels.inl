@@ -26,39 +26,58 @@ static inline DwVec dwSplat(float s) {
     return v + s;
 }
 
+// NV vectors of one output row: out[v * L + i] = bias + sum_t w[t] * s[tapOff[t] + v * L + i]
+template <int NV>
+static inline void dwChunk(const float* s, const int32_t* tapOff, const float* w, int taps, float bias, float* out) {
+    constexpr int L = kDwLanes;
+    DwVec a[NV];
+    for (int v = 0; v < NV; ++v) {
+        a[v] = dwSplat(bias);
+    }
+    for (int t = 0; t < taps; ++t) {
+        const float* p = s + tapOff[t];
+        const DwVec wv = dwSplat(w[t]);
+        for (int v = 0; v < NV; ++v) {
+            a[v] += wv * dwLoad(p + v * L);
+        }
+    }
+    for (int v = 0; v < NV; ++v) {
+        dwStore(out + v * L, a[v]);
+    }
+}
+
 static void dwRows(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps, float bias,
                    float* y, int oh, int ow, const MNN::GemmPost* post) {
     constexpr int L = kDwLanes;
     for (int oy = 0; oy < oh; ++oy) {
         const float* s = src + (int64_t)oy * rowStep;
         float* yr = y + (int64_t)oy * ow;
-        int ox = 0;
-        for (; ox + 4 * L <= ow; ox += 4 * L) {
-            DwVec a0 = dwSplat(bias), a1 = a0, a2 = a0, a3 = a0;
-            for (int t = 0; t < taps; ++t) {
-                const float* p = s + tapOff[t] + ox;
-                const DwVec wv = dwSplat(w[t]);
-                a0 += wv * dwLoad(p);
-                a1 += wv * dwLoad(p + L);
-                a2 += wv * dwLoad(p + 2 * L);
-                a3 += wv * dwLoad(p + 3 * L);
+        for (int ox = 0; ox < ow; ox += 4 * L) {
+            // up to four vectors at once: independent accumulators hide the multiply-add latency
+            const int nv = ow - ox >= 4 * L ? 4 : (ow - ox + L - 1) / L;
+            // whole vectors past the row's end write the start of the next rows, which are computed
+            // (and overwritten) next; they must not pass the plane's end
+            const bool direct = (int64_t)oy * ow + ox + nv * L <= (int64_t)oh * ow;
+            float tmp[4 * L];
+            float* out = direct ? yr + ox : tmp;
+            switch (nv) {
+                case 4:
+                    dwChunk<4>(s + ox, tapOff, w, taps, bias, out);
+                    break;
+                case 3:
+                    dwChunk<3>(s + ox, tapOff, w, taps, bias, out);
+                    break;
+                case 2:
+                    dwChunk<2>(s + ox, tapOff, w, taps, bias, out);
+                    break;
+                default:
+                    dwChunk<1>(s + ox, tapOff, w, taps, bias, out);
+                    break;
             }
-            dwStore(yr + ox, a0);
-            dwStore(yr + ox + L, a1);
-            dwStore(yr + ox + 2 * L, a2);
-            dwStore(yr + ox + 3 * L, a3);
-        }
-        for (; ox < ow; ox += L) {
-            DwVec a = dwSplat(bias);
-            for (int t = 0; t < taps; ++t) {
-                a += dwSplat(w[t]) * dwLoad(s + tapOff[t] + ox);
-            }
-            if (ox + L <= ow) {
-                dwStore(yr + ox, a);
-            } else {
-                float tmp[L];
-                dwStore(tmp, a);
-                memcpy(yr + ox, tmp, sizeof(float) * (size_t)(ow - ox));
+            if (!direct) {
+                for (int i = 0; i < ow - ox; ++i) {
+                    yr[ox + i] = tmp[i];
+                }
             }
         }
         if (post && post->act == 1) {
@@ -125,19 +144,36 @@ static void dwChannels(const float* x, int64_t inPlane, int nch, const MNN::DwCh
     for (int oy = 0; oy < g->oh; ++oy) {
         const float* row = P + (int64_t)oy * g->sh * colsP * L;
         float* t = T + (int64_t)oy * g->ow * L;
-        for (int ox = 0; ox < g->ow; ++ox) {
-            const float* base = row + (int64_t)ox * g->sw * L;
-            DwVec acc = bias;
+        for (int ox0 = 0; ox0 < g->ow; ox0 += 4) {
+            // four output pixels at once: independent accumulators hide the multiply-add latency
+            const int np = g->ow - ox0 < 4 ? g->ow - ox0 : 4;
+            DwVec acc[4] = {bias, bias, bias, bias};
+            const int64_t step = (int64_t)g->sw * L;
+            const float* base = row + ox0 * step;
             for (int k = 0; k < taps; ++k) {
-                acc += dwLoad(wv + k * L) * dwLoad(base + off[k]);
+                const DwVec wk = dwLoad(wv + k * L);
+                const float* p = base + off[k];
+                acc[0] += wk * dwLoad(p);
+                if (np == 4) {
+                    acc[1] += wk * dwLoad(p + step);
+                    acc[2] += wk * dwLoad(p + 2 * step);
+                    acc[3] += wk * dwLoad(p + 3 * step);
+                } else {
+                    for (int q = 1; q < np; ++q) {
+                        acc[q] += wk * dwLoad(p + q * step);
+                    }
+                }
             }
-            if (act == 1) {
-                acc = acc > zero ? acc : zero;
-            } else if (act == 2) {
-                acc = acc < lo ? lo : acc;
-                acc = acc > hi ? hi : acc;
+            for (int q = 0; q < np; ++q) {
+                DwVec a = acc[q];
+                if (act == 1) {
+                    a = a > zero ? a : zero;
+                } else if (act == 2) {
+                    a = a < lo ? lo : a;
+                    a = a > hi ? hi : a;
+                }
+                dwStore(t + (int64_t)(ox0 + q) * L, a);
             }
-            dwStore(t + (int64_t)ox * L, acc);
         }
     }
     const int64_t n = (int64_t)g->oh * g->ow;

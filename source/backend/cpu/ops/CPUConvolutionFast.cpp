@@ -308,7 +308,7 @@ struct DepthwiseChannelsJob {
 };
 
 // MNN_DW_ALGO=rows | channels forces the depthwise kernel (tests, benchmarks); default: channels
-// when an output row is shorter than two vectors (per-row work would dominate), else rows
+// when an output row fits one vector (per-row work would dominate: dw_bench), else rows
 int forcedDepthwiseAlgo() {
     const char* env = getenv("MNN_DW_ALGO");
     if (!env) {
@@ -394,7 +394,7 @@ public:
             const int forced = forcedDepthwiseAlgo();
             const bool channelsFit =
                 mMg == 1 && mFuncs->dwconvChannels && mGeom.kernel[0] * mGeom.kernel[1] <= kDwChannelMaxTaps;
-            if (channelsFit && (forced == 2 || (forced == 0 && mGeom.output[1] < 2 * mFuncs->dwLanes))) {
+            if (channelsFit && (forced == 2 || (forced == 0 && mGeom.output[1] <= mFuncs->dwLanes))) {
                 return planChannelDepthwise(inputs[0]->length(0), c, w, b);
             }
             if (mGeom.strides[1] <= 2 && mFuncs->dwconvRows) {

@@ -67,9 +67,7 @@ struct PaddedPlane {
             const int c1 = std::max(c0, std::min(colsP, pl + iw));
             if (sw == 1) {
                 fill(row, c0, pad);
-                if (c1 > c0) {
-                    memcpy(row + c0, xr + (c0 - pl), sizeof(float) * (size_t)(c1 - c0));
-                }
+                copy(row + c0, xr + (c0 - pl), c1 - c0);
                 fill(row + c1, rowStride - c1, pad);
             } else {
                 // even padded columns c = 2j go to row[j], odd ones c = 2j + 1 to row[half + j]; both
@@ -94,13 +92,25 @@ private:
         }
         fill(dst + j1, half - j1, pad);
     }
+    // Rows are short (7 to 230 floats) and built once per plane row: blocks of four floats by
+    // fixed-size copies the compiler inlines, instead of a libc call per pad or row segment.
     static void fill(float* p, int64_t n, float v) {
-        if (v == 0.0f) {
-            memset(p, 0, sizeof(float) * (size_t)n);
-            return;
+        const float block[4] = {v, v, v, v};
+        int64_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            memcpy(p + i, block, sizeof(block));
         }
-        for (int64_t i = 0; i < n; ++i) {
+        for (; i < n; ++i) {
             p[i] = v;
+        }
+    }
+    static void copy(float* dst, const float* src, int64_t n) {
+        int64_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            memcpy(dst + i, src + i, 4 * sizeof(float));
+        }
+        for (; i < n; ++i) {
+            dst[i] = src[i];
         }
     }
 };
