@@ -1,4 +1,5 @@
 #include "CPUDataCopy.hpp"
+#include <string.h>
 
 namespace MNN {
 namespace DataCopy {
@@ -36,6 +37,11 @@ static void gatherTyped(T* dst, const T* src, const std::vector<int>& dims,
     }
     const int inner = dims[rank - 1];
     const int64_t* last = tables[rank - 1].data();
+    // the innermost axis read in order (Transpose / Slice keeping the last axis): one block copy
+    bool contiguous = last[0] >= 0;
+    for (int k = 1; k < inner && contiguous; ++k) {
+        contiguous = last[k] == last[0] + k;
+    }
     int64_t o = 0;
     while (true) {
         const int64_t base = partial[rank - 1];
@@ -43,6 +49,8 @@ static void gatherTyped(T* dst, const T* src, const std::vector<int>& dims,
             for (int k = 0; k < inner; ++k) {
                 dst[o + k] = fill;
             }
+        } else if (contiguous) {
+            ::memcpy(dst + o, src + base + last[0], sizeof(T) * (size_t)inner);
         } else {
             for (int k = 0; k < inner; ++k) {
                 dst[o + k] = last[k] < 0 ? fill : src[base + last[k]];
