@@ -117,6 +117,11 @@ std::vector<ConvCase> cases() {
         {{2, 5, 11, 10}, {19, 5, 3, 3}, true, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 1, A::CLIP},
         // stride 2, asymmetric pads, no bias
         {{1, 3, 15, 17}, {8, 3, 3, 3}, false, {3, 3}, {2, 2}, {1, 1}, {1, 0, 0, 1}, 1, A::NONE},
+        // stride 3: im2col straight from the input (padded planes cover horizontal strides 1 and 2)
+        {{1, 4, 11, 13}, {6, 4, 3, 3}, true, {3, 3}, {3, 3}, {1, 1}, {1, 2, 1, 0}, 1, A::NONE},
+        // stride 2 with a 7x7 kernel and pad 3 (the resnet stem), vertical stride 1 / horizontal 2
+        {{1, 3, 20, 19}, {8, 3, 7, 7}, true, {7, 7}, {2, 2}, {1, 1}, {3, 3, 3, 3}, 1, A::RELU},
+        {{1, 5, 9, 12}, {7, 5, 3, 3}, false, {3, 3}, {1, 2}, {1, 1}, {0, 1, 2, 1}, 1, A::NONE},
         // dilation 2
         {{1, 4, 12, 12}, {9, 4, 3, 3}, true, {3, 3}, {1, 1}, {2, 2}, {2, 2, 2, 2}, 1, A::NONE},
         // groups 2

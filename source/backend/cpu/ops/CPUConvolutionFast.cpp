@@ -134,6 +134,54 @@ struct Im2ColJob {
     }
 };
 
+// im2col from zero-padded planes (PaddedPlane layout: every tap of an output row is a contiguous run,
+// stride-2 rows split into even / odd halves): panel p's columns are runs along output rows copied
+// without bounds checks or per-element index arithmetic.
+struct PaddedIm2ColJob {
+    const PaddedPlane* plane;
+    const float* planes;  // cg padded planes, planeFloats apart
+    float* packed;
+    int cg, taps, n, ow, nr;
+    void operator()(int p) const {
+        const int64_t k = (int64_t)cg * taps;
+        float* dst = packed + (int64_t)p * nr * k;
+        const int c0 = p * nr;
+        const int cols = std::min(nr, n - c0);
+        const int oy0 = c0 / ow, ox0 = c0 % ow;
+        for (int ci = 0; ci < cg; ++ci) {
+            const float* P = planes + ci * plane->planeFloats;
+            for (int t = 0; t < taps; ++t) {
+                float* d = dst + ((int64_t)ci * taps + t) * nr;
+                const float* tap = P + plane->tapOff[(size_t)t];
+                int oy = oy0, ox = ox0, j = 0;
+                while (j < cols) {
+                    const int run = std::min(cols - j, ow - ox);
+                    const float* src = tap + (int64_t)oy * plane->rowStep + ox;
+                    for (int q = 0; q < run; ++q) {
+                        d[j + q] = src[q];
+                    }
+                    j += run;
+                    ox = 0;
+                    ++oy;
+                }
+                for (; j < nr; ++j) {
+                    d[j] = 0.0f;
+                }
+            }
+        }
+    }
+};
+
+struct BuildPlanesJob {
+    const PaddedPlane* plane;
+    const float* x;  // cg input planes
+    float* planes;
+    int64_t inPlane;
+    void operator()(int ci) const {
+        plane->build(x + ci * inPlane, planes + ci * plane->planeFloats, 0.0f);
+    }
+};
+
 // A 1x1 convolution over a single position (squeeze-excite blocks after global pooling):
 // y[o] = bias[o] + dot(W[o], x), outputs [c * 64, ...) per task; the packed GEMM would pad the one
 // column to a whole register tile.
@@ -456,9 +504,16 @@ public:
                 mIx0[j] = ox * mGeom.strides[1] - mGeom.padBegin[1];
             }
         }
-        // scratch: one (batch, group)'s packed B, shared by the backend's Executions
+        // im2col from padded planes where the horizontal stride allows (1 or 2)
+        mPaddedIm2col = !is1x1 && mIm2colPlane.plan(mGeom.input[0], mGeom.input[1], mGeom.output[0], mGeom.output[1],
+                                                    mGeom.kernel[0], mGeom.kernel[1], mGeom.strides[0],
+                                                    mGeom.strides[1], mGeom.dilations[0], mGeom.dilations[1],
+                                                    mGeom.padBegin[0], mGeom.padBegin[1], 1);
+        mPackedBFloats = (gemmPackedBSize(*mFuncs, mN, mK) + 15) / 16 * 16;
+        const int64_t planesFloats = mPaddedIm2col ? mIm2colPlane.planeFloats * mCg : 0;
+        // scratch: one (batch, group)'s packed B (and padded planes), shared by the backend's Executions
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) *
-                                                                 (size_t)gemmPackedBSize(*mFuncs, mN, mK))) {
+                                                                 (size_t)(mPackedBFloats + planesFloats))) {
             return OUT_OF_MEMORY;
         }
         snprintf(mAlgo, sizeof(mAlgo), "%s %s", is1x1 ? "gemm-1x1" : "im2col-gemm", mFuncs->sgemmName);
@@ -560,6 +615,29 @@ public:
         float* packedB = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
         for (int nb = 0; nb < batch; ++nb) {
             for (int g = 0; g < group; ++g) {
+                if (mPaddedIm2col) {
+                    float* planes = packedB + mPackedBFloats;
+                    BuildPlanesJob build;
+                    build.plane = &mIm2colPlane;
+                    build.x = x + ((int64_t)nb * c + (int64_t)g * mCg) * ih * iw;
+                    build.planes = planes;
+                    build.inPlane = (int64_t)ih * iw;
+                    parallelFor(mPool, mCg, build);
+                    PaddedIm2ColJob pack;
+                    pack.plane = &mIm2colPlane;
+                    pack.planes = planes;
+                    pack.packed = packedB;
+                    pack.cg = mCg;
+                    pack.taps = mGeom.kernel[0] * mGeom.kernel[1];
+                    pack.n = mN;
+                    pack.ow = mGeom.output[1];
+                    pack.nr = nr;
+                    parallelFor(mPool, panels, pack);
+                    float* yg = y + ((int64_t)nb * mOutChannels + (int64_t)g * mMg) * mN;
+                    gemmRunPacked(*mFuncs, mMg, mN, mK, mPackedA.data() + g * mPackedAStride, packedB,
+                                  mBias.data() + (size_t)g * mBiasStride, yg, mN, mPost, mPool);
+                    continue;
+                }
                 Im2ColJob pack;
                 pack.x = x + ((int64_t)nb * c + (int64_t)g * mCg) * ih * iw;
                 pack.packed = packedB;
@@ -695,6 +773,10 @@ private:
     // Winograd
     WinogradConv mWino;
     WinogradShape mWinoShape;
+    // im2col from padded planes
+    bool mPaddedIm2col = false;
+    PaddedPlane mIm2colPlane;
+    int64_t mPackedBFloats = 0;
     // vector depthwise
     DwChannelGeom mDwcGeom{};
     int64_t mDwcScratchFloats = 0;

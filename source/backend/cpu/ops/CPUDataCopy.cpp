@@ -104,8 +104,7 @@ void gatherAxes(uint8_t* dst, const uint8_t* src, const std::vector<int>& dims,
 }
 
 std::vector<std::vector<int64_t>> stridedTables(const std::vector<int>& dims, const std::vector<int64_t>& start,
-                                                const std::vector<int64_t>& step,
-                                                const std::vector<int64_t>& stride) {
+                                                const std::vector<int64_t>& step, const std::vector<int64_t>& stride) {
     std::vector<std::vector<int64_t>> tables(dims.size());
     for (size_t d = 0; d < dims.size(); ++d) {
         tables[d].resize(dims[d]);
@@ -128,5 +127,5 @@ void transpose(uint8_t* dst, const uint8_t* src, const std::vector<int>& srcDims
     gatherAxes(dst, src, outDims, stridedTables(outDims, start, step, stride), elementSize, nullptr);
 }
 
-} // namespace DataCopy
-} // namespace MNN
+}  // namespace DataCopy
+}  // namespace MNN

@@ -115,5 +115,5 @@ private:
     }
 };
 
-} // namespace MNN
+}  // namespace MNN
 #endif
