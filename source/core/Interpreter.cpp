@@ -83,8 +83,7 @@ Interpreter* Interpreter::createFromBuffer(const void* buffer, size_t size) {
     return new Interpreter(c.release());
 }
 
-Interpreter::Interpreter(Content* net) : mNet(net) {
-}
+Interpreter::Interpreter(Content* net) : mNet(net) {}
 
 Interpreter::~Interpreter() {
     {
@@ -100,11 +99,20 @@ void Interpreter::destroy(Interpreter* net) {
 
 void Interpreter::setSessionMode(SessionMode mode) {
     switch (mode) {
-        case Session_Debug: mNet->callbacks = true; break;
-        case Session_Release: mNet->callbacks = false; break;
-        case Session_Resize_Direct: mNet->deferResize = false; break;
-        case Session_Resize_Defer: mNet->deferResize = true; break;
-        default: break;  // the others need no action on the CPU backend
+        case Session_Debug:
+            mNet->callbacks = true;
+            break;
+        case Session_Release:
+            mNet->callbacks = false;
+            break;
+        case Session_Resize_Direct:
+            mNet->deferResize = false;
+            break;
+        case Session_Resize_Defer:
+            mNet->deferResize = true;
+            break;
+        default:
+            break;  // the others need no action on the CPU backend
     }
 }
 
@@ -161,6 +169,7 @@ Session* Interpreter::createMultiPathSession(const std::vector<ScheduleConfig>& 
     options.deferResize = mNet->deferResize;
     options.tensorLimitBytes = mNet->tensorLimit;
     options.arenaLimitBytes = mNet->arenaLimit;
+    options.aliasConstants = true;  // the weights are read in place from mNet->buffer (releaseModel detaches)
     std::unique_ptr<Session> s(new Session(GraphRef::fromNet(mNet->net), configs, options));
     if (!s->init()) {
         return nullptr;  // init logged the reason
@@ -202,6 +211,14 @@ void Interpreter::releaseModel() {
     std::lock_guard<std::mutex> l(mNet->lock);
     if (!mNet->net || mNet->released) {
         return;
+    }
+    // Sessions reading constants in place from the buffer get their own copies first: a later
+    // resize re-packs weights from them.
+    for (auto& s : mNet->sessions) {
+        if (!s->detachConstants()) {
+            MNN_ERROR("releaseModel: out of memory copying the constants of a session; the model is kept\n");
+            return;
+        }
     }
     // Keep the graph structure (ops, names) for later resizes; drop the weights, which the
     // sessions' backends already hold.
@@ -366,4 +383,4 @@ const char* Interpreter::uuid() const {
     return mNet->uuid.c_str();
 }
 
-} // namespace MNN
+}  // namespace MNN

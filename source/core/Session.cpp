@@ -19,12 +19,10 @@ public:
         mFlops = flops;
     }
 };
-} // namespace
+}  // namespace
 
-OperatorInfo::OperatorInfo() : mContent(nullptr) {
-}
-OperatorInfo::~OperatorInfo() {
-}
+OperatorInfo::OperatorInfo() : mContent(nullptr) {}
+OperatorInfo::~OperatorInfo() {}
 
 std::string GraphRef::tensorName(int i) const {
     if (!tensorNames || i < 0 || i >= (int)tensorNames->size() || !tensorNames->Get(i)) {
@@ -58,8 +56,7 @@ static const char* opName(const Schema::Op* op) {
 }
 
 Session::Session(const GraphRef& graph, const std::vector<ScheduleConfig>& configs, const SessionOptions& options)
-    : mGraph(graph), mConfigs(configs), mOptions(options) {
-}
+    : mGraph(graph), mConfigs(configs), mOptions(options) {}
 
 Session::~Session() {
     // Executions may hold tensors of their backends: destroy them first; backends forget their
@@ -81,7 +78,11 @@ Session::~Session() {
 }
 
 // Decodes a constant into a tensor (STATIC memory of `backend`).
-static bool loadConstant(const Schema::Blob* blob, Tensor* t, Backend* backend, const std::string& name) {
+// alias: a plain constant whose bytes are aligned for its type may point into the model buffer
+// (returned in *aliased) instead of a STATIC copy
+static bool loadConstant(const Schema::Blob* blob, Tensor* t, Backend* backend, const std::string& name, bool alias,
+                         bool* aliased) {
+    *aliased = false;
     std::vector<int> dims;
     if (blob->dims()) {
         dims.assign(blob->dims()->begin(), blob->dims()->end());
@@ -99,12 +100,22 @@ static bool loadConstant(const Schema::Blob* blob, Tensor* t, Backend* backend, 
         MNN_ERROR("constant %s: invalid dims %s\n", name.c_str(), TensorUtils::shapeString(dims).c_str());
         return false;
     }
-    if (!backend->onAcquireBuffer(t, Backend::STATIC)) {
-        return false;
-    }
     size_t rawSize = blob->raw() ? blob->raw()->size() : 0;
     const uint8_t* raw = blob->raw() ? blob->raw()->data() : nullptr;
     auto compression = blob->compression();
+    const int elemBytes = t->getType().bytes();
+    if (alias && raw && compression == Schema::Compression::NONE && dtype != Schema::DataType::DT_FLOAT16 &&
+        dtype != Schema::DataType::DT_BFLOAT16 && count > 0 && rawSize == (size_t)count * elemBytes && elemBytes > 0 &&
+        (uintptr_t)raw % (uintptr_t)elemBytes == 0) {
+        TensorUtils::freeHost(t);
+        t->buffer().host = const_cast<uint8_t*>(raw);  // read-only by contract: kernels never write constants
+        TensorUtils::describe(t)->backend = backend;
+        *aliased = true;
+        return true;
+    }
+    if (!backend->onAcquireBuffer(t, Backend::STATIC)) {
+        return false;
+    }
     if (compression == Schema::Compression::FP16 || dtype == Schema::DataType::DT_FLOAT16 ||
         dtype == Schema::DataType::DT_BFLOAT16) {
         if (rawSize != (size_t)count * 2) {
@@ -340,7 +351,8 @@ bool Session::schedule() {
             if (!anyPathInputs && !isConst[idx] && (producerOp[idx] < 0 || opPath[producerOp[idx]] < 0)) {
                 isSessionInput[idx] = true;
             }
-            if (isSessionInput[idx] && std::find(mInputIndices.begin(), mInputIndices.end(), idx) == mInputIndices.end()) {
+            if (isSessionInput[idx] &&
+                std::find(mInputIndices.begin(), mInputIndices.end(), idx) == mInputIndices.end()) {
                 mInputIndices.push_back(idx);
             }
         }
@@ -492,8 +504,13 @@ bool Session::setupTensors() {
             int idx = blob->tensorIndex();
             auto t = mTensors[idx].get();
             TensorUtils::describe(t)->usage = Tensor::InsideDescribe::CONSTANT;
-            if (!loadConstant(blob, t, mCPUFallback.get(), mGraph.tensorName(idx))) {
+            bool aliased = false;
+            if (!loadConstant(blob, t, mCPUFallback.get(), mGraph.tensorName(idx), mOptions.aliasConstants, &aliased)) {
                 return false;
+            }
+            if (aliased) {
+                mAliasedConstants.push_back(idx);
+                mAliasedBytes += TensorUtils::byteSize(t);
             }
         }
     }
@@ -559,8 +576,7 @@ bool Session::setupTensors() {
     return true;
 }
 
-Tensor* Session::valueOf(int idx, bool inputValuesKnown, std::map<int, std::unique_ptr<Tensor>>& cache,
-                         bool* failed) {
+Tensor* Session::valueOf(int idx, bool inputValuesKnown, std::map<int, std::unique_ptr<Tensor>>& cache, bool* failed) {
     auto t = mTensors[idx].get();
     auto usage = TensorUtils::describe(t)->usage;
     if (usage == Tensor::InsideDescribe::CONSTANT) {
@@ -833,7 +849,8 @@ bool Session::valuesChanged() const {
             }
         }
         auto& v = mValueKey[k].second;
-        if ((size_t)TensorUtils::byteSize(t) != v.size() || (v.size() && ::memcmp(t->host<void>(), v.data(), v.size()))) {
+        if ((size_t)TensorUtils::byteSize(t) != v.size() ||
+            (v.size() && ::memcmp(t->host<void>(), v.data(), v.size()))) {
             return true;
         }
     }
@@ -930,8 +947,25 @@ const Backend* Session::backendOf(const Tensor* t) const {
     return p >= 0 ? mUnits[p]->backend : mCPUFallback.get();
 }
 
+bool Session::detachConstants() {
+    for (int idx : mAliasedConstants) {
+        Tensor* t = mTensors[idx].get();
+        const uint8_t* src = t->buffer().host;
+        if (!mCPUFallback->onAcquireBuffer(t, Backend::STATIC)) {
+            t->buffer().host = const_cast<uint8_t*>(src);
+            return false;
+        }
+        if (src) {
+            ::memcpy(t->buffer().host, src, (size_t)TensorUtils::byteSize(t));
+        }
+    }
+    mAliasedConstants.clear();
+    mAliasedBytes = 0;
+    return true;
+}
+
 float Session::memoryMB() const {
-    double bytes = 0;
+    double bytes = (double)mAliasedBytes;  // weights read in place from the model buffer
     for (auto& b : mBackends) {
         bytes += (double)b->dynamicBytes() + (double)b->staticBytes();
     }
@@ -969,4 +1003,4 @@ void Session::rebind(const GraphRef& graph) {
     }
 }
 
-} // namespace MNN
+}  // namespace MNN

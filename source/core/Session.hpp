@@ -34,6 +34,11 @@ struct SessionOptions {
     bool deferResize = false;
     int64_t tensorLimitBytes = (int64_t)2048 << 20;
     int64_t arenaLimitBytes = (int64_t)8192 << 20;
+    /**
+     * plain (uncompressed, aligned) constants point into the model buffer instead of a copy; the
+     * owner of the buffer (the Interpreter) calls detachConstants() before it changes the buffer
+     */
+    bool aliasConstants = false;
 };
 
 class Session {
@@ -45,10 +50,12 @@ public:
 
     /** builds the schedule and runs the first pre-inference step; false on error (logged) */
     bool init();
+    /** constants that point into the model buffer get their own copies (before the buffer goes) */
+    bool detachConstants();
 
     /** the pre-inference step; inputValuesKnown: graph inputs hold the app's values */
     ErrorCode resize(bool inputValuesKnown);
-    ErrorCode run(const TensorCallBackWithInfo* before, const TensorCallBackWithInfo* after) ;
+    ErrorCode run(const TensorCallBackWithInfo* before, const TensorCallBackWithInfo* after);
 
     void markResize() {
         mNeedResize = true;
@@ -95,12 +102,14 @@ private:
     GraphRef mGraph;
     std::vector<ScheduleConfig> mConfigs;
     SessionOptions mOptions;
+    std::vector<int> mAliasedConstants;  // tensors whose host points into the model buffer
+    int64_t mAliasedBytes = 0;
     std::vector<std::shared_ptr<Runtime>> mRuntimes;  // per config
     std::vector<std::unique_ptr<Backend>> mBackends;  // per config
     std::unique_ptr<Backend> mCPUFallback;            // used when a backend lacks an op
     std::unique_ptr<Backend> mEvalBackend;            // evaluates shape-determining values
     std::vector<std::unique_ptr<Tensor>> mTensors;
-    std::vector<int> mProducer;                       // tensor -> unit index or -1
+    std::vector<int> mProducer;  // tensor -> unit index or -1
     std::vector<std::unique_ptr<Unit>> mUnits;
     std::vector<int> mInputIndices;
     std::vector<int> mOutputIndices;
@@ -114,5 +123,5 @@ private:
     std::vector<std::pair<int, std::vector<int>>> mValueKeyShapes;
 };
 
-} // namespace MNN
+}  // namespace MNN
 #endif

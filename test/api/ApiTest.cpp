@@ -48,10 +48,9 @@ void fill(Tensor* t, const std::vector<float>& v) {
 
 struct Net {
     std::unique_ptr<Interpreter> net;
-    explicit Net(const std::vector<uint8_t>& buf) : net(Interpreter::createFromBuffer(buf.data(), buf.size())) {
-    }
+    explicit Net(const std::vector<uint8_t>& buf) : net(Interpreter::createFromBuffer(buf.data(), buf.size())) {}
 };
-} // namespace
+}  // namespace
 
 TEST(Api, CreateFromFileRunAndInfo) {
     auto buf = chainModel();
@@ -271,6 +270,63 @@ TEST(Api, ReleaseModelThenRunAndResize) {
     fill(input, x2);
     ASSERT_EQ(n.net->runSession(session), NO_ERROR);
     EXPECT_TRUE(tensorClose(n.net->getSessionOutput(session, nullptr), expectChain(x2)));
+}
+
+// Sessions read plain weights in place from the interpreter's model buffer; releaseModel gives them
+// their own copies first, so a resize after it (which re-packs the convolution's weights from the
+// constant) computes the same as a fresh interpreter. (Under ASan a dangling constant would fault.)
+TEST(Api, WeightsReadInPlaceSurviveReleaseModelAndResize) {
+    ModelBuilder mb;
+    mb.input("x", {1, 3, 6, 6});
+    std::vector<float> w(4 * 3 * 9), b(4);
+    for (size_t i = 0; i < w.size(); ++i) {
+        w[i] = 0.01f * (float)((i * 37) % 23) - 0.1f;
+    }
+    for (size_t i = 0; i < b.size(); ++i) {
+        b[i] = 0.5f - 0.25f * (float)i;
+    }
+    mb.constant("w", {4, 3, 3, 3}, w);
+    mb.constant("b", {4}, b);
+    auto op = mb.op(Schema::OpType::Convolution, "conv", {"x", "w", "b"}, {"y"});
+    Schema::ConvParamT p;
+    p.kernel = {3, 3};
+    p.pads = {1, 1, 1, 1};
+    op->param.Set(p);
+    mb.output("y");
+    auto model = mb.finish();
+    auto run = [&](Interpreter* net, Session* s, const std::vector<int>& shape) {
+        auto in = net->getSessionInput(s, "x");
+        if (in->shape() != shape) {
+            net->resizeTensor(in, shape);
+            net->resizeSession(s);
+        }
+        std::vector<float> xv((size_t)shape[0] * shape[1] * shape[2] * shape[3]);
+        for (size_t i = 0; i < xv.size(); ++i) {
+            xv[i] = (float)((i * 13) % 17) * 0.125f - 1.0f;
+        }
+        auto xt = makeTensor(shape, xv);
+        in->copyFromHostTensor(xt.get());
+        EXPECT_EQ(net->runSession(s), NO_ERROR);
+        auto y = net->getSessionOutput(s, "y");
+        Tensor host(y, Tensor::CAFFE, true);
+        y->copyToHostTensor(&host);
+        return std::vector<float>(host.host<float>(), host.host<float>() + host.elementSize());
+    };
+    std::unique_ptr<Interpreter> fresh(Interpreter::createFromBuffer(model.data(), model.size()));
+    auto fs = fresh->createSession(ScheduleConfig());
+    ASSERT_NE(fs, nullptr);
+    const auto want = run(fresh.get(), fs, {2, 3, 9, 7});
+
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    auto s1 = net->createSession(ScheduleConfig());
+    auto s2 = net->createSession(ScheduleConfig());
+    ASSERT_NE(s1, nullptr);
+    ASSERT_NE(s2, nullptr);
+    run(net.get(), s1, {1, 3, 6, 6});
+    net->releaseModel();
+    EXPECT_EQ(net->getModelBuffer().first, nullptr);
+    EXPECT_EQ(run(net.get(), s1, {2, 3, 9, 7}), want);
+    EXPECT_EQ(run(net.get(), s2, {2, 3, 9, 7}), want);
 }
 
 TEST(Api, MultiPathSessionAndPaths) {
