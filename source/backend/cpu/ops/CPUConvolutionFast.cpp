@@ -633,29 +633,9 @@ public:
                     pack.ow = mGeom.output[1];
                     pack.nr = nr;
                     parallelFor(mPool, panels, pack);
-                    float* yg = y + ((int64_t)nb * mOutChannels + (int64_t)g * mMg) * mN;
-                    gemmRunPacked(*mFuncs, mMg, mN, mK, mPackedA.data() + g * mPackedAStride, packedB,
-                                  mBias.data() + (size_t)g * mBiasStride, yg, mN, mPost, mPool);
-                    continue;
+                } else {
+                    packDirect(x + ((int64_t)nb * c + (int64_t)g * mCg) * ih * iw, packedB, panels);
                 }
-                Im2ColJob pack;
-                pack.x = x + ((int64_t)nb * c + (int64_t)g * mCg) * ih * iw;
-                pack.packed = packedB;
-                pack.iy0 = mIy0.data();
-                pack.ix0 = mIx0.data();
-                pack.cg = mCg;
-                pack.kh = mGeom.kernel[0];
-                pack.kw = mGeom.kernel[1];
-                pack.ih = ih;
-                pack.iw = iw;
-                pack.dh = mGeom.dilations[0];
-                pack.dw = mGeom.dilations[1];
-                pack.n = mN;
-                pack.ow = mGeom.output[1];
-                pack.sw = mGeom.strides[1];
-                pack.nr = nr;
-                pack.direct1x1 = mKind == FastKind::GEMM_1X1;
-                parallelFor(mPool, panels, pack);
                 float* yg = y + ((int64_t)nb * mOutChannels + (int64_t)g * mMg) * mN;
                 gemmRunPacked(*mFuncs, mMg, mN, mK, mPackedA.data() + g * mPackedAStride, packedB,
                               mBias.data() + (size_t)g * mBiasStride, yg, mN, mPost, mPool);
@@ -665,6 +645,28 @@ public:
     }
 
 private:
+    /** B panels straight from the input planes of one group (1x1 copies, or im2col with bounds checks) */
+    void packDirect(const float* xg, float* packedB, int panels) {
+        Im2ColJob pack;
+        pack.x = xg;
+        pack.packed = packedB;
+        pack.iy0 = mIy0.data();
+        pack.ix0 = mIx0.data();
+        pack.cg = mCg;
+        pack.kh = mGeom.kernel[0];
+        pack.kw = mGeom.kernel[1];
+        pack.ih = mGeom.input[0];
+        pack.iw = mGeom.input[1];
+        pack.dh = mGeom.dilations[0];
+        pack.dw = mGeom.dilations[1];
+        pack.n = mN;
+        pack.ow = mGeom.output[1];
+        pack.sw = mGeom.strides[1];
+        pack.nr = mFuncs->nr;
+        pack.direct1x1 = mKind == FastKind::GEMM_1X1;
+        parallelFor(mPool, panels, pack);
+    }
+
     /**
      * 0: im2col / 1x1 GEMM; else the Winograd output tile size, picked by cost among the sizes the
      * precision allows (Precision_High: F(2) only, whose error stays at plain fp32 GEMM's; F(4) doubles

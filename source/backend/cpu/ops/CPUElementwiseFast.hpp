@@ -15,9 +15,16 @@ Execution* createFastUnary(const std::vector<Tensor*>& inputs, const Schema::Una
 /** the same for a float32 binary op (Add, Sub, Mul, Div, Max, Min) with numpy broadcasting */
 Execution* createFastBinary(const std::vector<Tensor*>& inputs, Schema::BinaryOpType type, Backend* backend);
 
+/**
+ * Softmax's blocks: X = [outer, len, inner] where len is dim `axis` (coerce2D: the flattened dims
+ * [axis, rank)); false (logged) when the axis is out of range
+ */
+bool softmaxExtents(const std::vector<int>& shape, int axis, bool coerce2D, int64_t* outer, int64_t* len,
+                    int64_t* inner);
+
 /** float32 Softmax / LogSoftmax (mode: Schema::SoftmaxMode) over the table, else nullptr (Hardmax,
  * other types, MNN_ELEMENTWISE=reference) */
 Execution* createFastSoftmax(const std::vector<Tensor*>& inputs, int axis, int mode, bool coerce2D, Backend* backend);
 
-} // namespace MNN
+}  // namespace MNN
 #endif

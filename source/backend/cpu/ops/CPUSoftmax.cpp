@@ -12,24 +12,8 @@ public:
     CPUSoftmax(Backend* b, int axis, Schema::SoftmaxMode mode, bool coerce2D)
         : Execution(b), mAxis(axis), mMode(mode), mCoerce2D(coerce2D) {}
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto shape = TensorUtils::shape(inputs[0]);
-        const int rank = (int)shape.size();
-        const int axis = mAxis < 0 ? mAxis + rank : mAxis;
-        if (axis < 0 || axis >= rank) {
-            MNN_ERROR("Softmax: axis %d is out of range for rank %d\n", mAxis, rank);
+        if (!softmaxExtents(TensorUtils::shape(inputs[0]), mAxis, mCoerce2D, &mOuter, &mLen, &mInner)) {
             return INVALID_VALUE;
-        }
-        mOuter = 1;
-        mLen = 1;
-        mInner = 1;
-        for (int d = 0; d < rank; ++d) {
-            if (d < axis) {
-                mOuter *= shape[d];
-            } else if (d == axis || mCoerce2D) {
-                mLen *= shape[d];
-            } else {
-                mInner *= shape[d];
-            }
         }
         return NO_ERROR;
     }

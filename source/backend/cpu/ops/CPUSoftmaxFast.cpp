@@ -104,24 +104,8 @@ public:
         return "softmax-vector";
     }
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        auto shape = TensorUtils::shape(inputs[0]);
-        const int rank = (int)shape.size();
-        const int axis = mAxis < 0 ? mAxis + rank : mAxis;
-        if (axis < 0 || axis >= rank) {
-            MNN_ERROR("Softmax: axis %d is out of range for rank %d\n", mAxis, rank);
+        if (!softmaxExtents(TensorUtils::shape(inputs[0]), mAxis, mCoerce2D, &mOuter, &mLen, &mInner)) {
             return INVALID_VALUE;
-        }
-        mOuter = 1;
-        mLen = 1;
-        mInner = 1;
-        for (int d = 0; d < rank; ++d) {
-            if (d < axis) {
-                mOuter *= shape[d];
-            } else if (d == axis || mCoerce2D) {
-                mLen *= shape[d];
-            } else {
-                mInner *= shape[d];
-            }
         }
         mFuncs = &cpuCoreFunctions();
         const int threads = mPool ? mPool->threads() : 1;
@@ -159,6 +143,29 @@ private:
 };
 
 }  // namespace
+
+bool softmaxExtents(const std::vector<int>& shape, int axisIn, bool coerce2D, int64_t* outer, int64_t* len,
+                    int64_t* inner) {
+    const int rank = (int)shape.size();
+    const int axis = axisIn < 0 ? axisIn + rank : axisIn;
+    if (axis < 0 || axis >= rank) {
+        MNN_ERROR("Softmax: axis %d is out of range for rank %d\n", axisIn, rank);
+        return false;
+    }
+    *outer = 1;
+    *len = 1;
+    *inner = 1;
+    for (int d = 0; d < rank; ++d) {
+        if (d < axis) {
+            *outer *= shape[d];
+        } else if (d == axis || coerce2D) {
+            *len *= shape[d];
+        } else {
+            *inner *= shape[d];
+        }
+    }
+    return true;
+}
 
 Execution* createFastSoftmax(const std::vector<Tensor*>& inputs, int axis, int mode, bool coerce2D, Backend* backend) {
     const char* env = getenv("MNN_ELEMENTWISE");
