@@ -35,8 +35,8 @@ static void runWithInputs(const std::vector<uint8_t>& model, int pattern) {
     if (!net) {
         return;
     }
-    net->setSessionHint(Interpreter::TENSOR_SIZE_LIMIT_MB, 64);
-    net->setSessionHint(Interpreter::ARENA_SIZE_LIMIT_MB, 256);
+    net->setSessionHint(Interpreter::TENSOR_SIZE_LIMIT_MB, 4);
+    net->setSessionHint(Interpreter::ARENA_SIZE_LIMIT_MB, 32);
     ScheduleConfig config;
     config.numThread = 1;
     auto session = net->createSession(config);

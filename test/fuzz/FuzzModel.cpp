@@ -15,8 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!net) {
         return 0;
     }
-    net->setSessionHint(MNN::Interpreter::TENSOR_SIZE_LIMIT_MB, 64);
-    net->setSessionHint(MNN::Interpreter::ARENA_SIZE_LIMIT_MB, 256);
+    // small limits keep every input fast: the reference kernels of big windows over big tensors
+    // otherwise run for minutes under ASan (a 3-D MaxPool over 8 MB took 47 s), which libFuzzer
+    // reports as a timeout; memory-safety bugs show at small sizes as well
+    net->setSessionHint(MNN::Interpreter::TENSOR_SIZE_LIMIT_MB, 4);
+    net->setSessionHint(MNN::Interpreter::ARENA_SIZE_LIMIT_MB, 32);
     MNN::ScheduleConfig config;
     config.numThread = 1;
     auto session = net->createSession(config);
