@@ -334,6 +334,17 @@ bool resolveConv(const ConvAttrs& attrs, bool transpose, const std::vector<int>&
     if (!ok) {
         return false;
     }
+    // A zero batch or channel count passes every tensor size limit while the other dims stay huge;
+    // the kernels index a plane and a window (C/group x kernel) with int (found by mnn_fuzz_model:
+    // signed overflow in the fast path)
+    double plane = 1.0, window = (double)(transpose ? m / group : c / group);
+    for (size_t d = 0; d < g->output.size(); ++d) {
+        plane *= (double)g->output[d];
+        window *= (double)g->kernel[d];
+    }
+    if (plane > 2147483647.0 || window > 2147483647.0) {
+        return fail(err, "output plane of %.0f or window of %.0f elements is over 2^31", plane, window);
+    }
     *outChannels = m;
     return true;
 }
