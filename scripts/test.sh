@@ -8,7 +8,7 @@
 #      tests and fuzz regressions, then 3 fuzzers x 60 s            (~20 min)
 #   5. aarch64 cross build of the core with op + API tests, qemu     (~12 min)
 #   6. TSan build: the threading tests                               (~6 min)
-#   7. valgrind memcheck (stage 1 build): leak test, API, converter, tools (~5 min)
+#   7. valgrind memcheck (stage 1 build): leak test, API, converter, CV, tools (~3 min)
 # Set MNN_TEST_STAGES="1 2 3" to run a subset locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -117,9 +117,13 @@ fi
 if want 7; then
   # Reuses the stage 1 Release build (valgrind needs no instrumented build); the tests are
   # registered only when valgrind was found at configure time.
-  stage_start 7 "valgrind memcheck: leak test, API suite, converter, tools" 5
+  stage_start 7 "valgrind memcheck: leak test, API, converter, CV suites, tools" 5
   if command -v valgrind > /dev/null; then
-    (cd build && ctest -j"$JOBS" -L "^valgrind$" --output-on-failure) || FAILED=1
+    if (cd build && ctest -N -L "^valgrind$" | grep -q "Total Tests: [1-9]"); then
+      (cd build && ctest -j"$JOBS" -L "^valgrind$" --output-on-failure) || FAILED=1
+    else
+      echo "no valgrind tests registered in build/ (configured before valgrind was installed?)"; FAILED=1
+    fi
   else
     echo "valgrind not installed: stage skipped"; FAILED=1
   fi
