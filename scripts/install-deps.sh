@@ -9,7 +9,7 @@ PKGS=(
   libgtest-dev libbenchmark-dev
   g++-aarch64-linux-gnu qemu-user-static
   python3 python3-numpy python3-torch python3-torchvision python3-onnx python3-opencv
-  libstb-dev clang libclang-rt-14-dev
+  libstb-dev clang libclang-rt-14-dev valgrind
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -26,6 +26,20 @@
 #define MNN_COUNT_ALLOCATIONS 1
 #endif
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+// valgrind replaces the malloc family of the executable too: the counters see nothing (googletest)
+#define MNN_SKIP_UNDER_VALGRIND()                                                   \
+    if (RUNNING_ON_VALGRIND) {                                                      \
+        GTEST_SKIP() << "valgrind replaces malloc: allocations cannot be counted"; \
+    }
+
 namespace MNN {
 namespace Test {
 /** allocations made so far by the whole process (0 forever without MNN_COUNT_ALLOCATIONS) */

@@ -8,6 +8,17 @@
 namespace MNN {
 namespace Test {
 
+bool hasSanitizerReport(const std::string& output) {
+    static const char* marks[] = {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error: ",
+                                  "WARNING: ThreadSanitizer", "ERROR: ThreadSanitizer"};
+    for (auto m : marks) {
+        if (output.find(m) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
 std::string tempDir(const std::string& tag) {
     const char* base = getenv("TMPDIR");
     std::string dir = std::string(base ? base : "/tmp") + "/mnn_test_" + tag + "_" + std::to_string(getpid());

@@ -13,6 +13,10 @@ namespace Test {
 /** a fresh folder unique to this process and test, removed by the caller if wanted */
 std::string tempDir(const std::string& tag);
 
+/** true when a child process's output holds a sanitizer report (ASan, LSan, UBSan, TSan): tests that
+ *  run the tools check it, since such a child exits with 1 like an ordinary refusal does */
+bool hasSanitizerReport(const std::string& output);
+
 /** deterministic pseudo-random floats in [lo, hi) */
 std::vector<float> randomFloats(size_t n, unsigned seed, float lo = -1.0f, float hi = 1.0f);
 

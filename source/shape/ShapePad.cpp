@@ -77,10 +77,11 @@ static ErrorCode shapeTile(const Schema::Op* op, const std::vector<Tensor*>& inp
     }
     std::vector<int> out(in.size());
     for (size_t i = 0; i < in.size(); ++i) {
-        int64_t v = rep[i] * (int64_t)in[i];
-        if (rep[i] < 0 || rep[i] > 0x7fffffff || v > 0x7fffffff) {
+        // range of the repeat first: the product of an unchecked one can overflow int64
+        if (rep[i] < 0 || rep[i] > 0x7fffffff || rep[i] * (int64_t)in[i] > 0x7fffffff) {
             return ShapeUtils::error(op, INVALID_VALUE, "repeat %lld of axis %d is invalid", (long long)rep[i], (int)i);
         }
+        const int64_t v = rep[i] * (int64_t)in[i];
         out[i] = (int)v;
     }
     ShapeUtils::setOutput(outputs[0], out, inputs[0]->getType());

@@ -80,6 +80,20 @@ static bool fillList(const std::vector<int>& v, size_t n, int def, int minValue,
     return true;
 }
 
+// A pad mode from the model file: any byte; an unknown one would be taken for EXPLICIT without
+// its pads having been read (found by mnn_fuzz_model: an out-of-bounds read of the pad list)
+static bool checkPadMode(Schema::PadMode mode, std::string* err) {
+    switch (mode) {
+        case Schema::PadMode::EXPLICIT:
+        case Schema::PadMode::SAME_UPPER:
+        case Schema::PadMode::SAME_LOWER:
+        case Schema::PadMode::VALID:
+            return true;
+        default:
+            return fail(err, "pad mode %d is unknown", (int)mode);
+    }
+}
+
 static int64_t floorDiv(int64_t a, int64_t b) {
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) {
@@ -107,6 +121,9 @@ bool forwardWindow(const std::vector<int>& input, const std::vector<int>& kernel
         if (k < 1) {
             return fail(err, "kernel extent %d is below 1", k);
         }
+    }
+    if (!checkPadMode(padMode, err)) {
+        return false;
     }
     g->input = input;
     g->kernel = kernel;
@@ -191,6 +208,9 @@ bool transposeWindow(const std::vector<int>& input, const std::vector<int>& kern
         if (k < 1) {
             return fail(err, "kernel extent %d is below 1", k);
         }
+    }
+    if (!checkPadMode(attrs.padMode, err)) {
+        return false;
     }
     g->input = input;
     g->kernel = kernel;
@@ -313,6 +333,17 @@ bool resolveConv(const ConvAttrs& attrs, bool transpose, const std::vector<int>&
                                         false, g, err);
     if (!ok) {
         return false;
+    }
+    // A zero batch or channel count passes every tensor size limit while the other dims stay huge;
+    // the kernels index a plane and a window (C/group x kernel) with int (found by mnn_fuzz_model:
+    // signed overflow in the fast path)
+    double plane = 1.0, window = (double)(transpose ? m / group : c / group);
+    for (size_t d = 0; d < g->output.size(); ++d) {
+        plane *= (double)g->output[d];
+        window *= (double)g->kernel[d];
+    }
+    if (plane > 2147483647.0 || window > 2147483647.0) {
+        return fail(err, "output plane of %.0f or window of %.0f elements is over 2^31", plane, window);
     }
     *outChannels = m;
     return true;

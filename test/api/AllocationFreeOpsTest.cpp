@@ -64,6 +64,7 @@ void expectAllocationFree(ModelBuilder& mb, const char* what, int threads = 1) {
         if (!kCounting) {                                                         \
             GTEST_SKIP() << "allocation counting needs glibc without sanitizers"; \
         }                                                                         \
+        MNN_SKIP_UNDER_VALGRIND();                                                \
     } while (0)
 #ifdef MNN_COUNT_ALLOCATIONS
 const bool kCounting = true;

@@ -15,6 +15,7 @@ TEST(AllocationFree, RunSessionAllocatesNothing) {
 #ifndef MNN_COUNT_ALLOCATIONS
     GTEST_SKIP() << "allocation counting needs glibc without sanitizers";
 #else
+    MNN_SKIP_UNDER_VALGRIND();
     ModelBuilder mb;
     mb.input("x", {4, 16});
     mb.constant("c", {16}, randomFloats(16, 3));
@@ -46,6 +47,7 @@ TEST(AllocationFree, RealNetworkRunSessionAllocatesNothing) {
 #ifndef MNN_COUNT_ALLOCATIONS
     GTEST_SKIP() << "allocation counting needs glibc without sanitizers";
 #else
+    MNN_SKIP_UNDER_VALGRIND();
     // the bundled example: conv, batchnorm, relu, maxpool, depthwise conv, global pool, gemm, softmax
     std::string path = std::string(MNN_SOURCE_DIR) + "/examples/models/small_cnn.mnn";
     std::unique_ptr<Interpreter> net(Interpreter::createFromFile(path.c_str()));
@@ -77,6 +79,7 @@ TEST(AllocationFree, ExtraOpsRunSessionAllocatesNothing) {
 #ifndef MNN_COUNT_ALLOCATIONS
     GTEST_SKIP() << "allocation counting needs glibc without sanitizers";
 #else
+    MNN_SKIP_UNDER_VALGRIND();
     ModelBuilder mb;
     mb.input("x", {2, 3, 3});
     mb.constant("u", {6}, {2, 1, 1, 3, 4, 3});
@@ -119,6 +122,7 @@ TEST(AllocationFree, ReduceAndTopKRunSessionAllocatesNothing) {
 #ifndef MNN_COUNT_ALLOCATIONS
     GTEST_SKIP() << "allocation counting needs glibc without sanitizers";
 #else
+    MNN_SKIP_UNDER_VALGRIND();
     ModelBuilder mb;
     mb.input("x", {3, 8});
     mb.constantInt64("axes", {1}, {1});

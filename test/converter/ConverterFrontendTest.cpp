@@ -226,4 +226,13 @@ TEST(ConverterFrontend, MalformedInputsGiveErrors) {
     Convert::Options o;
     o.weightQuantBits = 4;
     EXPECT_FALSE(convert(b, o).ok);
+    // Clip with its X left out ("", found by mnn_fuzz_onnx: the type lookup of the absent input
+    // read the name table at index -1)
+    OnnxBuilder c;
+    c.input("max", {1});
+    c.node("Clip", {"", "max"}, {"y"});
+    c.output("y");
+    auto cr = convert(c);
+    EXPECT_FALSE(cr.ok);
+    EXPECT_NE(cr.error.find("input X is missing"), std::string::npos) << cr.error;
 }

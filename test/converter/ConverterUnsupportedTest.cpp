@@ -62,6 +62,9 @@ Run runConvert(const std::string& args) {
     std::ifstream f(log);
     std::stringstream ss;
     ss << f.rdbuf();
+    if (hasSanitizerReport(ss.str())) {
+        ADD_FAILURE() << "MNNConvert hit a sanitizer check:\n" << ss.str();
+    }
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ss.str()};
 }
 }  // namespace

@@ -8,12 +8,6 @@
 #include <memory>
 #include <vector>
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    if (!getenv("MNN_FUZZ_VERBOSE")) {
-        freopen("/dev/null", "w", stderr);
-    }
-    return 0;
-}
 
 namespace {
 struct Reader {

@@ -236,6 +236,21 @@ TEST(ConvFast, ReferenceForcedAndNonConstantWeightsUseReference) {
     EXPECT_STREQ(algo, "reference");
 }
 
+// a zero batch passes every size limit while the plane stays huge: the fast path's GEMM extents
+// overflowed int (found by mnn_fuzz_model under UBSan); now refused by the shape function
+TEST(ConvFast, ZeroBatchWithPlaneOverIntIsRefused) {
+    unsetenv("MNN_CONV_ALGO");
+    ModelBuilder mb;
+    mb.input("x", {0, 1, 50000, 50000});
+    mb.constant("w", {1, 1, 1, 1}, {1.0f});
+    auto op = mb.op(Schema::OpType::Convolution, "conv", {"x", "w"}, {"y"});
+    Schema::ConvParamT p;
+    p.kernel = {1, 1};
+    op->param.Set(p);
+    mb.output("y");
+    expectCreateFails(mb.finish(), {"conv", "Convolution", "output plane of 2500000000"});
+}
+
 TEST(ConvFast, GemmKernelsAgainstPlainLoops) {
     // every tier's packed GEMM, odd sizes, K across the block boundary, against a double loop
     const int best = (int)cpuFeatures().best;

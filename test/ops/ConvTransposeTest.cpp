@@ -256,6 +256,10 @@ TEST(ConvTranspose, InvalidShapesFailAtCreate) {
     p.pads = {4, 4, 4, 4}; // crops more than the 6x6 full output
     expectCreateFails(deconvModel({1, 3, 4, 4}, {3, 2, 3, 3}, randomFloats(54, 1), nullptr, p),
                       {"deconv", "output extent"});
+    p.pads.clear();
+    p.padMode = (Schema::PadMode)9;  // outside the enum: refused, not taken for EXPLICIT
+    expectCreateFails(deconvModel({1, 3, 4, 4}, {3, 2, 3, 3}, randomFloats(54, 1), nullptr, p),
+                      {"deconv", "pad mode 9 is unknown"});
 }
 
 // 3-D: y[n, m, o] = b[m] + sum x[n, c, i] * w[c, m % Mg, k] over i * s + k * d - padBegin == o

@@ -49,6 +49,20 @@ TEST(OneHot, FloatIndicesFloatDepthInt32ValuesMiddleAxis) {
     EXPECT_EQ(valuesOf<int32_t>(r.outputs["y"].get()), (std::vector<int32_t>{5, 9, 9, 5, 9, 5, 5, 9}));
 }
 
+// NaN and float indices past int64 (found by mnn_fuzz_onnx: an undefined float -> int64
+// conversion under UBSan) select nothing; in-range ones truncate toward zero
+TEST(OneHot, NaNAndHugeFloatIndicesSelectNothing) {
+    OpModel m;
+    m.input<float>("i", {6}, {NAN, 1.7e25f, -1.7e25f, 1.7f, -1.0f, INFINITY});
+    m.constant<int64_t>("depth", {}, {3});
+    m.constant<float>("v", {2}, {0, 1});
+    setAxis(m.op(Schema::OpType::OneHot, {"i", "depth", "v"}, {"y"}), -1);
+    auto r = m.run();
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_EQ(valuesOf<float>(r.outputs["y"].get()),
+              (std::vector<float>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}));
+}
+
 TEST(OneHot, Rank0IndexAndErrors) {
     OpModel m;
     m.input<int32_t>("i", {}, {1});

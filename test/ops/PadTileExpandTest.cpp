@@ -167,6 +167,19 @@ TEST(Tile, ZeroRepeatsRank0AndErrors) {
     n.constant<int64_t>("r", {1}, {-1});
     n.op(Schema::OpType::Tile, {"x", "r"}, {"y"});
     EXPECT_TRUE(n.createFails("repeat -1"));
+
+    // found by mnn_fuzz_onnx: a huge repeat was multiplied by the dim before its range check
+    // (int64 overflow, undefined behaviour)
+    OpModel h;
+    h.input<float>("x", {127}, std::vector<float>(127, 1.0f));
+    h.constant<int64_t>("r", {1}, {3542682660399613696LL});
+    h.op(Schema::OpType::Tile, {"x", "r"}, {"y"});
+    EXPECT_TRUE(h.createFails("repeat 3542682660399613696"));
+    OpModel w;
+    w.input<float>("x", {3}, {1, 2, 3});
+    w.constant<int64_t>("r", {1}, {0x40000000});
+    w.op(Schema::OpType::Tile, {"x", "r"}, {"y"});
+    EXPECT_TRUE(w.createFails("repeat 1073741824"));
 }
 
 TEST(Expand, GoldenBidirectional) {

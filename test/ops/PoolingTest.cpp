@@ -326,4 +326,11 @@ TEST(Pooling, InvalidFailAtCreate) {
     expectCreateFails(poolModel({1, 1, 4, 4}, p), {"pool", "dilations"});
     p = pool(Schema::PoolType::AVERAGEPOOL, {2, 2});
     expectCreateFails(poolModel({1, 1, 4, 4}, p, false, Schema::DataType::DT_INT32), {"pool", "int32"});
+    // a pad mode byte outside the enum was taken for EXPLICIT with no pads read: an out-of-bounds
+    // read of the pad list (found by mnn_fuzz_model)
+    p = pool(Schema::PoolType::MAXPOOL, {2, 2});
+    p.padMode = (Schema::PadMode)7;
+    expectCreateFails(poolModel({1, 1, 4, 4}, p), {"pool", "pad mode 7 is unknown"});
+    p.padMode = (Schema::PadMode)-3;
+    expectCreateFails(poolModel({1, 1, 4, 4}, p), {"pool", "pad mode -3 is unknown"});
 }

@@ -197,6 +197,9 @@ TEST(UnaryOp, GoldenIntegerTypes) {
     EXPECT_EQ((runUnary<int8_t>(UnaryOpType::RELU, {-5, 0, 7})), (std::vector<int8_t>{0, 0, 7}));
     EXPECT_EQ((runUnary<uint8_t>(UnaryOpType::ABS, {200, 0})), (std::vector<uint8_t>{200, 0}));
     EXPECT_EQ((runUnary<int16_t>(UnaryOpType::SQUARE, {-12, 3})), (std::vector<int16_t>{144, 9}));
+    // wraps modulo 2^16 (a uint16 / int16 square once multiplied as int and overflowed: UBSan)
+    EXPECT_EQ((runUnary<uint16_t>(UnaryOpType::SQUARE, {65535, 300})), (std::vector<uint16_t>{1, 24464}));
+    EXPECT_EQ((runUnary<int16_t>(UnaryOpType::SQUARE, {-300, -32768})), (std::vector<int16_t>{24464, 0}));
     EXPECT_EQ((runUnary<int32_t>(UnaryOpType::IDENTITY, {-12, 3})), (std::vector<int32_t>{-12, 3}));
 }
 

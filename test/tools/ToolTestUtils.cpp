@@ -1,5 +1,6 @@
 #if defined(MNN_TOOL_RUN)  // built only with the tools
 #include "ToolTestUtils.hpp"
+#include "TestUtils.hpp"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -41,6 +42,9 @@ ToolResult runTool(const std::string& binary, const std::vector<std::string>& ar
     r.exitCode = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
     r.out = readText(outFile);
     r.err = readText(errFile);
+    if (hasSanitizerReport(r.err)) {
+        ADD_FAILURE() << binary << " hit a sanitizer check:\n" << r.err;
+    }
     return r;
 }
 

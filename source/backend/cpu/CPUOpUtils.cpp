@@ -1,5 +1,6 @@
 #include "CPUOpUtils.hpp"
 #include <string.h>
+#include "SaturateCast.hpp"
 
 namespace MNN {
 namespace CPUUtils {
@@ -59,17 +60,17 @@ void writeFromDouble(Tensor* t, int64_t i, double v) {
             return;
         case halide_type_int:
             switch (type.bits) {
-                case 8: t->host<int8_t>()[i] = (int8_t)v; return;
-                case 16: t->host<int16_t>()[i] = (int16_t)v; return;
-                case 32: t->host<int32_t>()[i] = (int32_t)v; return;
-                default: t->host<int64_t>()[i] = (int64_t)v; return;
+                case 8: t->host<int8_t>()[i] = saturateFromDouble<int8_t>(v); return;
+                case 16: t->host<int16_t>()[i] = saturateFromDouble<int16_t>(v); return;
+                case 32: t->host<int32_t>()[i] = saturateFromDouble<int32_t>(v); return;
+                default: t->host<int64_t>()[i] = saturateFromDouble<int64_t>(v); return;
             }
         case halide_type_uint:
             switch (type.bits) {
-                case 8: t->host<uint8_t>()[i] = (uint8_t)v; return;
-                case 16: t->host<uint16_t>()[i] = (uint16_t)v; return;
-                case 32: t->host<uint32_t>()[i] = (uint32_t)v; return;
-                default: t->host<uint64_t>()[i] = (uint64_t)v; return;
+                case 8: t->host<uint8_t>()[i] = saturateFromDouble<uint8_t>(v); return;
+                case 16: t->host<uint16_t>()[i] = saturateFromDouble<uint16_t>(v); return;
+                case 32: t->host<uint32_t>()[i] = saturateFromDouble<uint32_t>(v); return;
+                default: t->host<uint64_t>()[i] = saturateFromDouble<uint64_t>(v); return;
             }
         default:
             return;

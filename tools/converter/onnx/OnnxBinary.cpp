@@ -125,6 +125,9 @@ void mapVariadic(OnnxNode& node) {
 /** Clip: constant bounds -> UnaryOp CLIP (float) or MAXIMUM/MINIMUM (other types); else BinaryOps */
 void mapClip(OnnxNode& node) {
     int x = node.input(0);
+    if (x < 0) {
+        node.invalid("input X is missing");
+    }
     int minT = -1, maxT = -1;
     bool haveMin, haveMax;
     float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();

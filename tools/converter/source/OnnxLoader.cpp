@@ -216,6 +216,9 @@ public:
     std::unique_ptr<Schema::SubGraphT> subgraph(const std::string& n, std::vector<std::string>* captured) override;
     bool knownType(int t, Schema::DataType* type) const override {
         auto& g = *mScope.graph;
+        if (t < 0 || t >= (int)g.names.size()) {
+            return false;  // an absent input (-1): mappers ask before checking (found by mnn_fuzz_onnx)
+        }
         if (auto b = g.constant(t)) {
             *type = b->dataType;
             return true;
@@ -235,6 +238,9 @@ public:
     }
     bool knownShape(int t, std::vector<int>* dims) const override {
         auto& g = *mScope.graph;
+        if (t < 0 || t >= (int)g.names.size()) {
+            return false;
+        }
         if (auto b = g.constant(t)) {
             *dims = b->dims;
             return true;

@@ -2,10 +2,57 @@
 #include <math.h>
 #include <type_traits>
 #include "backend/cpu/CPUOpUtils.hpp"
+#include "backend/cpu/SaturateCast.hpp"
 #include "CPUElementwiseFast.hpp"
 
 namespace MNN {
 using Schema::BinaryOpType;
+
+// Integer arithmetic wraps modulo 2^bits (as numpy and ONNX Runtime do) instead of being C++
+// signed overflow, which is undefined behaviour: the arithmetic is done on the unsigned type.
+template <typename T>
+using WideUnsigned = typename std::make_unsigned<
+    typename std::conditional<std::is_integral<T>::value, typename std::conditional<(sizeof(T) < 4), int, T>::type,
+                              int>::type>::type;
+
+template <typename T>
+static T addT(T a, T b) {
+    if constexpr (std::is_integral<T>::value) {
+        return (T)((WideUnsigned<T>)a + (WideUnsigned<T>)b);
+    } else {
+        return a + b;
+    }
+}
+template <typename T>
+static T subT(T a, T b) {
+    if constexpr (std::is_integral<T>::value) {
+        return (T)((WideUnsigned<T>)a - (WideUnsigned<T>)b);
+    } else {
+        return a - b;
+    }
+}
+template <typename T>
+static T mulT(T a, T b) {
+    if constexpr (std::is_integral<T>::value) {
+        return (T)((WideUnsigned<T>)a * (WideUnsigned<T>)b);
+    } else {
+        return a * b;
+    }
+}
+template <typename T>
+static T meanT(T a, T b) {
+    if constexpr (std::is_integral<T>::value) {
+        // (a + b) / 2 truncated toward zero without overflowing: the floor of the mean is
+        // (a & b) + ((a ^ b) >> 1); a negative odd sum then rounds up by one
+        T f = (T)((a & b) + ((a ^ b) >> 1));
+        if (f < 0 && ((a ^ b) & 1)) {
+            f = (T)(f + 1);
+        }
+        return f;
+    } else {
+        return (a + b) / (T)2;
+    }
+}
 
 template <typename T>
 static T modPython(T a, T b) {
@@ -18,6 +65,9 @@ static T modPython(T a, T b) {
     } else {
         if (b == 0) {
             return 0;
+        }
+        if (std::is_signed<T>::value && b == (T)-1) {
+            return 0;  // also for the lowest value, where a % b overflows (SIGFPE on x86)
         }
         T r = a % b;
         if (r != 0 && ((r < 0) != (b < 0))) {
@@ -32,7 +82,8 @@ static T fmodC(T a, T b) {
     if constexpr (std::is_floating_point<T>::value) {
         return (T)fmod((double)a, (double)b);
     } else {
-        return b == 0 ? 0 : (T)(a % b);
+        // b == -1: the lowest value % -1 overflows (SIGFPE on x86); the remainder is 0 anyway
+        return (b == 0 || (std::is_signed<T>::value && b == (T)-1)) ? 0 : (T)(a % b);
     }
 }
 
@@ -41,6 +92,9 @@ static T divide(T a, T b) {
     if constexpr (std::is_floating_point<T>::value) {
         return a / b;
     } else {
+        if (std::is_signed<T>::value && b == (T)-1) {
+            return subT<T>(0, a);  // lowest / -1 overflows (SIGFPE on x86): wraps to lowest
+        }
         return b == 0 ? 0 : (T)(a / b);
     }
 }
@@ -49,7 +103,7 @@ template <typename T>
 static T shiftLeft(T a, T b) {
     if constexpr (std::is_integral<T>::value) {
         using U = typename std::make_unsigned<typename std::conditional<std::is_integral<T>::value, T, int>::type>::type;
-        return b >= (T)(sizeof(T) * 8) ? 0 : (T)((U)a << (U)b);
+        return (b < 0 || b >= (T)(sizeof(T) * 8)) ? 0 : (T)((U)a << (U)b);
     }
     return a;
 }
@@ -58,7 +112,7 @@ template <typename T>
 static T shiftRight(T a, T b) {
     if constexpr (std::is_integral<T>::value) {
         using U = typename std::make_unsigned<typename std::conditional<std::is_integral<T>::value, T, int>::type>::type;
-        return b >= (T)(sizeof(T) * 8) ? 0 : (T)((U)a >> (U)b);
+        return (b < 0 || b >= (T)(sizeof(T) * 8)) ? 0 : (T)((U)a >> (U)b);
     }
     return a;
 }
@@ -90,7 +144,11 @@ static T bitXor(T a, T b) {
 
 template <typename T>
 static T powT(T a, T b) {
-    return (T)pow((double)a, (double)b);
+    if constexpr (std::is_integral<T>::value) {
+        return CPUUtils::saturateFromDouble<T>(pow((double)a, (double)b));
+    } else {
+        return (T)pow((double)a, (double)b);
+    }
 }
 
 struct BroadcastPlan {
@@ -116,14 +174,14 @@ static void runBinary(BinaryOpType type, const Tensor* A, const Tensor* B, Tenso
         return;                                                                                   \
     }
     switch (type) {
-        case BinaryOpType::ADD: MNN_BIN(x + y, T)
-        case BinaryOpType::SUB: MNN_BIN(x - y, T)
-        case BinaryOpType::MUL: MNN_BIN(x * y, T)
+        case BinaryOpType::ADD: MNN_BIN(addT<T>(x, y), T)
+        case BinaryOpType::SUB: MNN_BIN(subT<T>(x, y), T)
+        case BinaryOpType::MUL: MNN_BIN(mulT<T>(x, y), T)
         case BinaryOpType::DIV: MNN_BIN(divide<T>(x, y), T)
         case BinaryOpType::POW: MNN_BIN(powT<T>(x, y), T)
         case BinaryOpType::MAXIMUM: MNN_BIN((x != x || y != y) ? (x != x ? x : y) : (x > y ? x : y), T)
         case BinaryOpType::MINIMUM: MNN_BIN((x != x || y != y) ? (x != x ? x : y) : (x < y ? x : y), T)
-        case BinaryOpType::MEAN: MNN_BIN((x + y) / (T)2, T)
+        case BinaryOpType::MEAN: MNN_BIN(meanT<T>(x, y), T)
         case BinaryOpType::MOD: MNN_BIN(modPython<T>(x, y), T)
         case BinaryOpType::FMOD: MNN_BIN(fmodC<T>(x, y), T)
         case BinaryOpType::EQUAL: MNN_BIN(x == y, uint8_t)
@@ -150,6 +208,9 @@ static void runBinaryMixed(BinaryOpType type, const Tensor* A, const Tensor* B, 
     const auto& out = plan.out;
     const auto& sa = plan.sa;
     const auto& sb = plan.sb;
+    // an integer result of x / 0 is 0, as on the same-type path (writeFromDouble turns other
+    // NaN / infinite / out-of-range results into 0 / the saturated value)
+    const bool integerOut = C->getType().code != halide_type_float;
     CPUUtils::forEachBroadcast2(out, sa, sb, [&](int64_t o, int64_t ia, int64_t ib) {
         double x = CPUUtils::readAsDouble(A, ia);
         double y = CPUUtils::readAsDouble(B, ib);
@@ -159,7 +220,7 @@ static void runBinaryMixed(BinaryOpType type, const Tensor* A, const Tensor* B, 
             case BinaryOpType::ADD: r = x + y; break;
             case BinaryOpType::SUB: r = x - y; break;
             case BinaryOpType::MUL: r = x * y; break;
-            case BinaryOpType::DIV: r = x / y; break;
+            case BinaryOpType::DIV: r = (integerOut && y == 0) ? 0 : x / y; break;
             default: r = 0; break;
         }
         CPUUtils::writeFromDouble(C, o, r);

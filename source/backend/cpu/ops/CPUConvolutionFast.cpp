@@ -414,8 +414,16 @@ public:
         const int group = mAttrs.group;
         mCg = c / group;
         mMg = mOutChannels / group;
-        mK = mCg * mGeom.kernel[0] * mGeom.kernel[1];
-        mN = mGeom.output[0] * mGeom.output[1];
+        // a zero batch or channel count passes every size limit while the other dims stay huge:
+        // the GEMM extents must still fit int (found by mnn_fuzz_model: signed overflow)
+        const double k = (double)mCg * mGeom.kernel[0] * mGeom.kernel[1];
+        const double n = (double)mGeom.output[0] * mGeom.output[1];
+        if (k > 2147483647.0 || n > 2147483647.0) {
+            MNN_ERROR("Convolution: window of %.0f or output plane of %.0f elements is over 2^31\n", k, n);
+            return INVALID_VALUE;
+        }
+        mK = (int)k;
+        mN = (int)n;
         const float* w = inputs[1]->host<float>();
         const float* b = hasBias ? inputs[2]->host<float>() : nullptr;
         if (mCg == 1 && group > 1) {

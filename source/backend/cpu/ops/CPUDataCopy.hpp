@@ -6,6 +6,7 @@
 #include <string.h>
 #include <vector>
 #include "backend/cpu/CPUOpUtils.hpp"
+#include "backend/cpu/SaturateCast.hpp"
 #include "shape/ShapeUtils.hpp"
 
 namespace MNN {
@@ -95,7 +96,10 @@ inline int64_t readIndex(const Tensor* t, int64_t i) {
             default: return t->host<uint8_t>()[i];
         }
     }
-    return (int64_t)CPUUtils::readAsDouble(t, i);
+    // float indices (OneHot allows them): truncated; NaN and values past int64 become the lowest
+    // int64, out of range for every axis, instead of an undefined conversion
+    const double v = CPUUtils::readAsDouble(t, i);
+    return v != v ? std::numeric_limits<int64_t>::lowest() : CPUUtils::saturateFromDouble<int64_t>(v);
 }
 
 } // namespace DataCopy

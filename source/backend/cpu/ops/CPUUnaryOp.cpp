@@ -174,11 +174,14 @@ static void runIntUnary(const UnaryParams& p, const Tensor* in, Tensor* out) {
                 y[i] = x[i] > 0 ? (T)1 : (x[i] < 0 ? (T)-1 : (T)0);
             }
             return;
-        case UnaryOpType::SQUARE:
+        case UnaryOpType::SQUARE: {
+            // unsigned types narrower than int promote to (signed) int, where 65535^2 overflows
+            typedef typename std::conditional<(sizeof(U) < sizeof(unsigned)), unsigned, U>::type W;
             for (int64_t i = 0; i < n; ++i) {
-                y[i] = (T)((U)x[i] * (U)x[i]);
+                y[i] = (T)((W)(U)x[i] * (W)(U)x[i]);
             }
             return;
+        }
         case UnaryOpType::RELU:
             for (int64_t i = 0; i < n; ++i) {
                 y[i] = x[i] < 0 ? (T)0 : x[i];
