@@ -88,7 +88,9 @@ size_t WinogradConv::plan(const WinogradShape& s, int threads) {
     mChunkM = (int)roundUp(ceilDiv(s.outC, mSplitM), f.mr);
     mSplitM = (int)ceilDiv(s.outC, mChunkM);
     mItems = (int64_t)s.batch * mPanels * mSplitM;
-    mThreads = (int)std::min<int64_t>(mThreads, mItems);
+    // up to two tasks per thread (each with its scratch): a thread that is descheduled on a busy
+    // machine leaves a task the others can claim instead of the whole layer waiting for it
+    mThreads = (int)std::min<int64_t>(mThreads > 1 ? 2 * mThreads : 1, mItems);
     const int64_t nr = f.nr, xis = alpha * alpha;
     // d, v, o, y per thread, each rounded to 64 bytes
     mScratchPerThread = roundUp(xis * nr, 16) + roundUp(xis * s.inC * nr, 16) + roundUp(xis * mChunkM * nr, 16) +

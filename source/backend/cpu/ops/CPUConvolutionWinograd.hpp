@@ -53,7 +53,7 @@ private:
     int64_t mPackedUStride = 0;
     std::vector<float> mBias, mZeroBias;
     // plan
-    int mTilesX = 0, mTiles = 0, mPanels = 0, mSplitM = 1, mChunkM = 0, mThreads = 1;
+    int mTilesX = 0, mTiles = 0, mPanels = 0, mSplitM = 1, mChunkM = 0, mThreads = 1;  // mThreads: tasks
     int64_t mItems = 0, mScratchPerThread = 0;
 };
 
