@@ -503,20 +503,21 @@ public:
         }
         mBiasStride = mgPad;
         mPackedAStride = packedA;
-        // per output column: top-left input position of its window
-        mIy0.resize((size_t)mN);
-        mIx0.resize((size_t)mN);
-        for (int oy = 0, j = 0; oy < mGeom.output[0]; ++oy) {
-            for (int ox = 0; ox < mGeom.output[1]; ++ox, ++j) {
-                mIy0[j] = oy * mGeom.strides[0] - mGeom.padBegin[0];
-                mIx0[j] = ox * mGeom.strides[1] - mGeom.padBegin[1];
-            }
-        }
         // im2col from padded planes where the horizontal stride allows (1 or 2)
         mPaddedIm2col = !is1x1 && mIm2colPlane.plan(mGeom.input[0], mGeom.input[1], mGeom.output[0], mGeom.output[1],
                                                     mGeom.kernel[0], mGeom.kernel[1], mGeom.strides[0],
                                                     mGeom.strides[1], mGeom.dilations[0], mGeom.dilations[1],
                                                     mGeom.padBegin[0], mGeom.padBegin[1], 1);
+        // the direct im2col's table, per output column: top-left input position of its window
+        const bool directIm2col = !is1x1 && !mPaddedIm2col;
+        mIy0.resize(directIm2col ? (size_t)mN : 0);
+        mIx0.resize(directIm2col ? (size_t)mN : 0);
+        for (int oy = 0, j = 0; directIm2col && oy < mGeom.output[0]; ++oy) {
+            for (int ox = 0; ox < mGeom.output[1]; ++ox, ++j) {
+                mIy0[j] = oy * mGeom.strides[0] - mGeom.padBegin[0];
+                mIx0[j] = ox * mGeom.strides[1] - mGeom.padBegin[1];
+            }
+        }
         mPackedBFloats = (gemmPackedBSize(*mFuncs, mN, mK) + 15) / 16 * 16;
         const int64_t planesFloats = mPaddedIm2col ? mIm2colPlane.planeFloats * mCg : 0;
         // scratch: one (batch, group)'s packed B (and padded planes), shared by the backend's Executions
