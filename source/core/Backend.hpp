@@ -95,6 +95,33 @@ public:
         return 0;
     }
 
+    /** how the backend runs an op on its packed activation layout (onPackedSupport's answers) */
+    enum PackedSupport {
+        /** only on plain tensors */
+        PACKED_NONE = 0,
+        /** its data input 0 and output 0 may each be packed or plain (the op converts) */
+        PACKED_MIXED = 1,
+        /** only when every 4-D float input and output is packed (or none is) */
+        PACKED_UNIFORM = 2,
+    };
+    /**
+     * Asked by the Session after shape inference; a tensor is kept packed when its producer and all
+     * its consumers support it. The Execution then sees packed tensors as CAFFE_C4 with the
+     * backend's pack in the tensor's description.
+     */
+    virtual int onPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                                const std::vector<Tensor*>& outputs) const {
+        (void)op;
+        (void)inputs;
+        (void)outputs;
+        return PACKED_NONE;
+    }
+    /** marks a tensor packed or plain in this backend's packed layout */
+    virtual void onSetPacked(Tensor* tensor, bool packed) const {
+        (void)tensor;
+        (void)packed;
+    }
+
     /** whether host code may read / write this backend's tensors directly */
     virtual bool isHostMemory() const {
         return true;

@@ -1,5 +1,6 @@
 #include "Session.hpp"
 #include "SessionUnit.hpp"
+#include <stdlib.h>
 #include <string.h>
 #include <algorithm>
 #include <queue>
@@ -59,18 +60,13 @@ Session::Session(const GraphRef& graph, const std::vector<ScheduleConfig>& confi
     : mGraph(graph), mConfigs(configs), mOptions(options) {}
 
 Session::~Session() {
-    // Executions may hold tensors of their backends: destroy them first; backends forget their
-    // planned tensors before the tensors go; then tensors, then backends.
-    mUnits.clear();
-    for (auto& b : mBackends) {
-        b->onClearBuffer();
-    }
-    if (mCPUFallback) {
-        mCPUFallback->onClearBuffer();
-    }
+    // Backends forget their planned tensors (graph tensors and the Executions' own scratch
+    // tensors) first; then Executions (they may release STATIC memory), tensors, backends.
+    clearPlans();
     if (mEvalBackend) {
         mEvalBackend->onClearBuffer();
     }
+    mUnits.clear();
     mTensors.clear();
     mBackends.clear();
     mCPUFallback.reset();
@@ -741,6 +737,9 @@ ErrorCode Session::resize(bool inputValuesKnown) {
         mNeedResize = true;
         return NO_ERROR;
     }
+    // Executions may be remade below and own planned scratch tensors: no plan may point at them
+    clearPlans();
+    assignLayouts();
     // Executions
     for (auto& up : mUnits) {
         auto& u = *up;
@@ -766,6 +765,120 @@ ErrorCode Session::resize(bool inputValuesKnown) {
     mNeedResize = false;
     mReady = true;
     return NO_ERROR;
+}
+
+void Session::clearPlans() {
+    for (auto& b : mBackends) {
+        b->onClearBuffer();
+    }
+    if (mCPUFallback) {
+        mCPUFallback->onClearBuffer();
+    }
+}
+
+static bool packedLayoutWanted(bool option) {
+    const char* env = ::getenv("MNN_LAYOUT");
+    if (env && ::strcmp(env, "plain") == 0) {
+        return false;
+    }
+    if (env && ::strcmp(env, "packed") == 0) {
+        return true;
+    }
+    return option;
+}
+
+void Session::assignLayouts() {
+    const int tensorCount = (int)mTensors.size();
+    std::vector<char> packed(tensorCount, 0);
+    std::vector<int> support(mUnits.size(), Backend::PACKED_NONE);
+    if (packedLayoutWanted(mOptions.packedLayout)) {
+        for (size_t k = 0; k < mUnits.size(); ++k) {
+            auto& u = *mUnits[k];
+            support[k] = u.backend->onPackedSupport(u.op, u.inputs, u.outputs);
+        }
+        auto isFloat4d = [&](int t) {
+            auto x = mTensors[t].get();
+            return x->dimensions() == 4 && x->getType() == halide_type_of<float>();
+        };
+        // candidates: 4-D float intermediates of one backend whose producer supports the layout
+        for (int t = 0; t < tensorCount; ++t) {
+            int p = mProducer[t];
+            auto usage = TensorUtils::describe(mTensors[t].get())->usage;
+            packed[t] = p >= 0 && support[p] != Backend::PACKED_NONE && usage == Tensor::InsideDescribe::NORMAL &&
+                        mSaved.count(t) == 0 && isFloat4d(t);
+        }
+        // every consumer must support it too, on the same backend, and must not read it for shapes
+        for (size_t k = 0; k < mUnits.size(); ++k) {
+            auto& u = *mUnits[k];
+            auto entry = getShape(u.op->type());
+            for (size_t i = 0; i < u.inputIdx.size(); ++i) {
+                int t = u.inputIdx[i];
+                if (t < 0 || !packed[t]) {
+                    continue;
+                }
+                bool content = entry && ((entry->contentInputs & 0x80000000u) ||
+                                         (i < 31 && (entry->contentInputs >> i) & 1u));
+                bool sameBackend = mUnits[mProducer[t]]->backend == u.backend;
+                bool dataSlot = support[k] == Backend::PACKED_UNIFORM || i == 0;
+                if (support[k] == Backend::PACKED_NONE || content || !sameBackend || !dataSlot) {
+                    packed[t] = 0;
+                }
+            }
+        }
+        // UNIFORM ops: all of their 4-D float tensors packed, or none
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            for (size_t k = 0; k < mUnits.size(); ++k) {
+                auto& u = *mUnits[k];
+                if (support[k] != Backend::PACKED_UNIFORM) {
+                    continue;
+                }
+                bool all = true;
+                for (auto t : u.inputIdx) {
+                    all = all && (t < 0 || !isFloat4d(t) || packed[t]);
+                }
+                for (auto t : u.outputIdx) {
+                    all = all && (!isFloat4d(t) || packed[t]);
+                }
+                if (all) {
+                    continue;
+                }
+                for (auto t : u.inputIdx) {
+                    if (t >= 0 && packed[t]) {
+                        packed[t] = 0;
+                        changed = true;
+                    }
+                }
+                for (auto t : u.outputIdx) {
+                    if (packed[t]) {
+                        packed[t] = 0;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    for (int t = 0; t < tensorCount; ++t) {
+        int p = mProducer[t];
+        if (p >= 0) {
+            mUnits[p]->backend->onSetPacked(mTensors[t].get(), packed[t] != 0);
+        }
+    }
+    for (auto& up : mUnits) {
+        auto& u = *up;
+        std::vector<char> layout;
+        for (auto t : u.inputIdx) {
+            layout.push_back(t >= 0 && packed[t]);
+        }
+        for (auto t : u.outputIdx) {
+            layout.push_back(packed[t]);
+        }
+        if (layout != u.layout) {
+            u.execution.reset();
+            u.layout = layout;
+        }
+    }
 }
 
 ErrorCode Session::planMemory() {

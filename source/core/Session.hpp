@@ -39,6 +39,11 @@ struct SessionOptions {
      * owner of the buffer (the Interpreter) calls detachConstants() before it changes the buffer
      */
     bool aliasConstants = false;
+    /**
+     * let backends keep activations in their packed layout between ops that support it
+     * (Backend::onPackedSupport); env MNN_LAYOUT=plain turns it off, MNN_LAYOUT=packed on
+     */
+    bool packedLayout = true;
 };
 
 class Session {
@@ -98,6 +103,10 @@ private:
                     bool* failed);
     bool valuesChanged() const;
     ErrorCode planMemory();
+    /** decides which tensors are packed (after shapes are known, before Executions are made) */
+    void assignLayouts();
+    /** every backend forgets its memory plan */
+    void clearPlans();
 
     GraphRef mGraph;
     std::vector<ScheduleConfig> mConfigs;

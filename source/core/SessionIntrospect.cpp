@@ -40,6 +40,12 @@ std::vector<OpSummary> ops(const Session* session) {
             s.outputs.push_back(TensorUtils::describe(t)->name);
             s.outputShapes.push_back(TensorUtils::shape(t));
             s.outputTypes.push_back(TensorUtils::typeName(t->getType()));
+            auto des = TensorUtils::describe(t);
+            if (des->dimType == Tensor::CAFFE_C4) {
+                s.outputLayouts.push_back("NC" + std::to_string(des->pack) + "HW" + std::to_string(des->pack));
+            } else {
+                s.outputLayouts.push_back(des->dimType == Tensor::TENSORFLOW ? "NHWC" : "NCHW");
+            }
         }
         result.emplace_back(std::move(s));
     }

@@ -28,6 +28,8 @@ struct OpSummary {
     /** output shapes and element type names at the current shapes ("float32"...) */
     std::vector<std::vector<int>> outputShapes;
     std::vector<std::string> outputTypes;
+    /** "NCHW" (plain, the tensor's own layout) or the backend's packed layout ("NC16HW16") */
+    std::vector<std::string> outputLayouts;
 };
 
 /** the algorithm chosen for the op named `opName`; nullptr when there is no such op or no Execution */

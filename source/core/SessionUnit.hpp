@@ -18,6 +18,8 @@ struct Session::Unit {
     std::unique_ptr<Execution> execution;
     Backend* backend = nullptr;
     int path = 0;
+    /** packed (1) / plain (0) per input then output at the last resize; a change remakes the Execution */
+    std::vector<char> layout;
     double flops = 0;
 };
 

@@ -54,7 +54,8 @@ int64_t byteSize(const Tensor* t) {
     for (int i = 0; i < t->dimensions(); ++i) {
         int64_t e = t->length(i);
         if (i == 1 && dimType == Tensor::CAFFE_C4) {
-            e = MNN_ALIGN_UP(e, 4);
+            const int64_t pack = describe(t)->pack > 0 ? describe(t)->pack : 4;
+            e = (e + pack - 1) / pack * pack;
         }
         n *= e;
     }
@@ -224,15 +225,18 @@ bool copyHostWithLayout(const Tensor* src, Tensor* dst) {
     for (size_t i = 2; i < ls.size(); ++i) {
         inner *= ls[i];
     }
-    auto offsetOf = [&](Tensor::DimensionType type, bool plain, int64_t n, int64_t c, int64_t i) -> int64_t {
+    const int64_t srcPack = describe(src)->pack > 0 ? describe(src)->pack : 4;
+    const int64_t dstPack = describe(dst)->pack > 0 ? describe(dst)->pack : 4;
+    auto offsetOf = [&](Tensor::DimensionType type, bool plain, int64_t pack, int64_t n, int64_t c,
+                        int64_t i) -> int64_t {
         if (plain) {
             return (n * channel + c) * inner + i;
         }
         if (type == Tensor::TENSORFLOW) {
             return (n * inner + i) * channel + c;
         }
-        int64_t c4 = MNN_UP_DIV(channel, 4);
-        return ((n * c4 + c / 4) * inner + i) * 4 + (c % 4);
+        int64_t blocks = (channel + pack - 1) / pack;
+        return ((n * blocks + c / pack) * inner + i) * pack + (c % pack);
     };
     if (dt == Tensor::CAFFE_C4 && !dstPlain) {
         ::memset(dst->host<void>(), 0, (size_t)byteSize(dst));
@@ -242,8 +246,8 @@ bool copyHostWithLayout(const Tensor* src, Tensor* dst) {
     for (int64_t n = 0; n < batch; ++n) {
         for (int64_t c = 0; c < channel; ++c) {
             for (int64_t i = 0; i < inner; ++i) {
-                ::memcpy(d + offsetOf(dt, dstPlain, n, c, i) * bytes, s + offsetOf(st, srcPlain, n, c, i) * bytes,
-                         bytes);
+                ::memcpy(d + offsetOf(dt, dstPlain, dstPack, n, c, i) * bytes,
+                         s + offsetOf(st, srcPlain, srcPack, n, c, i) * bytes, bytes);
             }
         }
     }

@@ -14,6 +14,12 @@ class Backend;
 struct Tensor::InsideDescribe {
     enum Usage { NORMAL = 0, INPUT = 1, OUTPUT = 2, CONSTANT = 3 };
     DimensionType dimType = CAFFE;
+    /**
+     * channels per block when dimType is CAFFE_C4: 4 for app tensors (NC4HW4); session tensors
+     * the CPU backend keeps packed use its pack (16 on x86: NC16HW16). Padding lanes of the last
+     * block hold unspecified values: kernels never let them reach a real channel.
+     */
+    int pack = 4;
     Usage usage = NORMAL;
     /** host memory was malloc'ed for this tensor and is freed with it */
     bool ownHost = false;

@@ -4,6 +4,8 @@
 #include "core/Macro.hpp"
 #include "core/Registry.hpp"
 #include "core/TensorUtils.hpp"
+#include "PackedLayout.hpp"
+#include "ops/CPUPackedOps.hpp"
 
 namespace MNN {
 
@@ -56,6 +58,16 @@ bool CPUBackend::reserveScratch(size_t bytes) {
 
 Execution* CPUBackend::onCreate(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                 const Schema::Op* op) {
+    for (auto t : inputs) {
+        if (t && isCpuPacked(t)) {
+            return createPackedExecution(inputs, outputs, op, this);
+        }
+    }
+    for (auto t : outputs) {
+        if (t && isCpuPacked(t)) {
+            return createPackedExecution(inputs, outputs, op, this);
+        }
+    }
     auto creator = getCPUCreator(op->type());
     if (!creator) {
         return nullptr;
@@ -150,6 +162,18 @@ ErrorCode CPUBackend::onResizeEnd() {
 
 bool CPUBackend::onCopyBuffer(const Tensor* src, const Tensor* dst) const {
     return TensorUtils::copyHostWithLayout(src, const_cast<Tensor*>(dst));
+}
+
+int CPUBackend::onPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                                const std::vector<Tensor*>& outputs) const {
+    if (mImmediate) {
+        return PACKED_NONE;
+    }
+    return cpuPackedSupport(op, inputs, outputs);
+}
+
+void CPUBackend::onSetPacked(Tensor* tensor, bool packed) const {
+    setCpuPacked(tensor, packed);
 }
 
 } // namespace MNN

@@ -48,6 +48,9 @@ public:
     void onResizeBegin() override;
     ErrorCode onResizeEnd() override;
     bool onCopyBuffer(const Tensor* src, const Tensor* dst) const override;
+    int onPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                        const std::vector<Tensor*>& outputs) const override;
+    void onSetPacked(Tensor* tensor, bool packed) const override;
     size_t dynamicBytes() const override {
         return (size_t)mPlanner.peak();
     }

@@ -1,0 +1,33 @@
+// Executions on the CPU's packed layout (PackedLayout.hpp): which ops support it, and the factory
+// the backend uses when an op has a packed input or output.
+#ifndef MNN_CPU_CPUPACKEDOPS_HPP
+#define MNN_CPU_CPUPACKEDOPS_HPP
+
+#include <vector>
+#include "core/Backend.hpp"
+
+namespace MNN {
+
+/**
+ * The Execution for an op with at least one packed input or output: a native packed kernel where
+ * there is one, else an adapter around the plain Execution (convert at the edges, or, for
+ * elementwise ops on same-shaped tensors, run the plain kernel over the padded buffer as 1-D).
+ */
+Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                 const Schema::Op* op, Backend* backend);
+
+/**
+ * Native packed executions (nullptr when the op's parameters are outside what they do); defined
+ * next to their kernels.
+ */
+Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                   const Schema::Op* op, Backend* backend);
+Execution* createPackedPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                               const Schema::Op* op, Backend* backend);
+Execution* createPackedBinary(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                              const Schema::Op* op, Backend* backend);
+Execution* createPackedConcat(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                              const Schema::Op* op, Backend* backend);
+
+} // namespace MNN
+#endif
