@@ -37,6 +37,51 @@ void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int6
     }
 }
 
+void pconv_4x64__scalar(const PackedConvTile* t) {
+    // plain loops over any Q (the table allows P <= 4, Q <= 4)
+    float acc[4][16];
+    for (int q = 0; q < t->Q; ++q) {
+        float* yq = t->y + q * t->yBlockStride;
+        for (int p = 0; p < t->P; ++p) {
+            for (int l = 0; l < 16; ++l) {
+                acc[p][l] = t->accumulate ? yq[p * 16 + l] : t->bias[q * 16 + l];
+            }
+        }
+        const int64_t wRow = (int64_t)t->Q * 16;
+        for (int kb = 0; kb < t->kBlocks; ++kb) {
+            const int lanes = kb + 1 == t->kBlocks ? t->kLast : 16;
+            const float* xb = t->x + kb * t->xBlockStride;
+            for (int tp = 0; tp < t->taps; ++tp) {
+                const float* xt = xb + t->tapOff[tp];
+                const float* wt = t->w + ((int64_t)kb * t->tapsAll + t->tapIdx[tp]) * 16 * wRow + q * 16;
+                for (int i = 0; i < lanes; ++i) {
+                    const float* wi = wt + i * wRow;
+                    for (int p = 0; p < t->P; ++p) {
+                        const float xv = xt[p * t->xPosStride + i];
+                        for (int l = 0; l < 16; ++l) {
+                            acc[p][l] += xv * wi[l];
+                        }
+                    }
+                }
+            }
+        }
+        for (int p = 0; p < t->P; ++p) {
+            for (int l = 0; l < 16; ++l) {
+                float v = acc[p][l];
+                if (t->post && t->post->act == 1) {
+                    v = v > 0.0f ? v : 0.0f;
+                } else if (t->post && t->post->act == 2) {
+                    v = std::min(std::max(v, t->post->lo), t->post->hi);
+                }
+                yq[p * 16 + l] = v;
+            }
+        }
+        if (t->post && t->post->act == 3) {
+            t->post->unary(t->post->unaryOp, yq, yq, (int64_t)t->P * 16, t->post->lo, t->post->hi);
+        }
+    }
+}
+
 int64_t dwChannelScratchFloats(const DwChannelGeom& g, int lanes) {
     const int64_t rowsP = (int64_t)(g.oh - 1) * g.sh + (int64_t)(g.kh - 1) * g.dh + 1;
     const int64_t colsP = (int64_t)(g.ow - 1) * g.sw + (int64_t)(g.kw - 1) * g.dw + 1;
@@ -65,6 +110,10 @@ static void fillTables() {
         f.winoInput = wino_input__scalar;
         f.winoOutput = wino_output__scalar;
         f.winoName = "wino__scalar";
+        f.packedConv = pconv_4x64__scalar;
+        f.packedConvName = "pconv_4x64__scalar";
+        f.pcPMax = 4;
+        f.pcQMax = 4;
     }
 #if defined(__x86_64__) || defined(_M_X64)
     const CPUTier best = cpuFeatures().best;

@@ -93,6 +93,38 @@ typedef void (*WinogradInputKernel)(const float* d, const float* bt, int alpha, 
 typedef void (*WinogradOutputKernel)(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr,
                                      float bias, float* y, const GemmPost* post);
 
+/**
+ * One register tile of a convolution on the packed layout NC16HW16 (PackedLayout.hpp): P output
+ * positions x Q blocks of 16 output channels, summed over kBlocks input-channel blocks and `taps`
+ * kernel taps. For p < P, q < Q, l < 16:
+ *   y[q * yBlockStride + p * 16 + l] = (accumulate ? y[...] : bias[q * 16 + l])
+ *     + sum_{kb, t, i} x[kb * xBlockStride + tapOff[t] + p * xPosStride + i]
+ *                      * w[((kb * tapsAll + tapIdx[t]) * 16 + i) * Q * 16 + q * 16 + l]
+ * with i < 16 for every block but the last, i < kLast there (the input's padding lanes are never
+ * read); then post (act 1 / 2 in registers, act 3 applied to each stored block row of P * 16).
+ * 1x1 convolutions and GEMMs: taps 1, tapOff {0}, tapIdx {0}. P <= the table's pcPMax, Q <= pcQMax.
+ */
+struct PackedConvTile {
+    const float* x = nullptr;
+    int64_t xPosStride = 16;
+    int64_t xBlockStride = 0;
+    int kBlocks = 0;
+    int kLast = 16;
+    const int32_t* tapOff = nullptr;
+    const int32_t* tapIdx = nullptr;
+    int taps = 1;
+    int tapsAll = 1;
+    const float* w = nullptr;
+    const float* bias = nullptr;
+    float* y = nullptr;
+    int64_t yBlockStride = 0;
+    int P = 0;
+    int Q = 0;
+    int accumulate = 0;
+    const GemmPost* post = nullptr;
+};
+typedef void (*PackedConvKernel)(const PackedConvTile* tile);
+
 struct CPUCoreFunctions {
     CPUTier tier = CPUTier::SCALAR;
     const char* sgemmName = "";  // e.g. "sgemm_4x24__avx2"
@@ -110,6 +142,10 @@ struct CPUCoreFunctions {
     WinogradInputKernel winoInput = nullptr;    // wino_input__<isa>
     WinogradOutputKernel winoOutput = nullptr;  // wino_output__<isa>
     const char* winoName = "";                  // e.g. "wino__avx512"
+    PackedConvKernel packedConv = nullptr;      // pconv_<P>x<Q*16>__<isa>
+    const char* packedConvName = "";
+    int pcPMax = 1;                             // most positions per tile
+    int pcQMax = 1;                             // most 16-channel output blocks per tile
 };
 
 /** the table of the tier in use (cpuTier(), or the testing override) */
@@ -132,6 +168,7 @@ void pool_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff,
 double plane_sum__scalar(const float* x, int64_t n);
 void unary_f32__scalar(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_t n, int mode);
+void pconv_4x64__scalar(const PackedConvTile* tile);
 void wino_input__scalar(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
 void wino_output__scalar(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
                          float* y, const GemmPost* post);
