@@ -212,19 +212,40 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
     return new CPUPackedAdapter(backend, op, flat ? CPUPackedAdapter::FLAT : CPUPackedAdapter::CONVERT);
 }
 
-// Native packed kernels not written yet for these ops: the adapter runs them.
+// Native packed kernels not written yet for these ops: the adapter runs them. (Each is replaced by
+// a definition in its own file.)
+
+// -- convolution (dense: tile kernel; calls createPackedDepthwise / createPackedWinograd) --
 Execution* createPackedConvolution(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
                                    Backend*) {
     return nullptr;
 }
+
+// -- depthwise --
+Execution* createPackedDepthwise(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const ConvAttrs&,
+                                 Backend*) {
+    return nullptr;
+}
+
+// -- Winograd --
+Execution* createPackedWinograd(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const ConvAttrs&,
+                                Backend*) {
+    return nullptr;
+}
+
+// -- pooling --
 Execution* createPackedPooling(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
                                Backend*) {
     return nullptr;
 }
+
+// -- binary --
 Execution* createPackedBinary(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
                               Backend*) {
     return nullptr;
 }
+
+// -- concat --
 Execution* createPackedConcat(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
                               Backend*) {
     return nullptr;

@@ -5,6 +5,7 @@
 
 #include <vector>
 #include "core/Backend.hpp"
+#include "shape/WindowGeometry.hpp"
 
 namespace MNN {
 
@@ -22,6 +23,15 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
  */
 Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                    const Schema::Op* op, Backend* backend);
+/** depthwise (group == input channels == output channels), any window: CPUConvolutionPackedDepthwise.cpp */
+Execution* createPackedDepthwise(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                 const ConvAttrs& attrs, Backend* backend);
+/**
+ * Winograd F(m x m, 3 x 3) on the packed layout when it is cheaper than the direct packed
+ * convolution (or forced by MNN_CONV_ALGO): CPUConvolutionPackedWinograd.cpp
+ */
+Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                const ConvAttrs& attrs, Backend* backend);
 Execution* createPackedPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                const Schema::Op* op, Backend* backend);
 Execution* createPackedBinary(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
