@@ -56,6 +56,9 @@ int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, c
             }
         }
         case Schema::OpType::BinaryOp: {
+            if (packedBinaryBroadcastSupported(op, inputs, outputs)) {
+                return Backend::PACKED_UNIFORM;
+            }
             // same-shaped operands: the plain kernel runs over the padded buffer
             if (inputs.size() != 2 || !isFloat4d(inputs[0]) || !isFloat4d(inputs[1]) ||
                 !sameShape(inputs[0], outputs[0]) || !sameShape(inputs[1], outputs[0])) {
@@ -63,6 +66,8 @@ int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, c
             }
             return Backend::PACKED_UNIFORM;
         }
+        case Schema::OpType::Concat:
+            return packedConcatSupported(op, inputs, outputs) ? Backend::PACKED_UNIFORM : Backend::PACKED_NONE;
         default:
             return Backend::PACKED_NONE;
     }
@@ -239,16 +244,6 @@ Execution* createPackedPooling(const std::vector<Tensor*>&, const std::vector<Te
     return nullptr;
 }
 
-// -- binary --
-Execution* createPackedBinary(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
-                              Backend*) {
-    return nullptr;
-}
-
-// -- concat --
-Execution* createPackedConcat(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
-                              Backend*) {
-    return nullptr;
-}
+// binary (per-channel operand) and concat: CPUPackedElementwise.cpp
 
 } // namespace MNN

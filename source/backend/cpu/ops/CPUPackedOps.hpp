@@ -39,5 +39,12 @@ Execution* createPackedBinary(const std::vector<Tensor*>& inputs, const std::vec
 Execution* createPackedConcat(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                               const Schema::Op* op, Backend* backend);
 
+/** a BinaryOp (add, sub, mul, div, max, min) of a 4-D tensor and a [N|1, C, 1, 1] operand */
+bool packedBinaryBroadcastSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                                    const std::vector<Tensor*>& outputs);
+/** a Concat of 4-D float tensors along channels */
+bool packedConcatSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                           const std::vector<Tensor*>& outputs);
+
 } // namespace MNN
 #endif
