@@ -84,51 +84,49 @@ namespace {
 class CPUPackedAdapter : public Execution {
 public:
     enum Mode { CONVERT, FLAT };
-    CPUPackedAdapter(Backend* backend, const Schema::Op* op, Mode mode) : Execution(backend), mOp(op), mMode(mode) {
-    }
-
-    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+    CPUPackedAdapter(Backend* backend, Mode mode, const std::vector<Tensor*>& inputs,
+                     const std::vector<Tensor*>& outputs)
+        : Execution(backend), mMode(mode) {
         mProxyIn.assign(inputs.size(), nullptr);
         mProxyOut.assign(outputs.size(), nullptr);
-        mOwned.clear();
         mIns = inputs;
         mOuts = outputs;
-        auto makeProxy = [&](Tensor* t) -> Tensor* {
-            Tensor* p = nullptr;
-            if (mMode == FLAT) {
-                p = new Tensor(1, Tensor::CAFFE);
-                p->buffer().type = t->getType();
-                TensorUtils::setShape(p, {(int)(TensorUtils::byteSize(t) / (int64_t)sizeof(float))});
-            } else {
-                p = new Tensor(4, Tensor::CAFFE);
-                p->buffer().type = t->getType();
-                TensorUtils::setShape(p, TensorUtils::shape(t));
-            }
-            TensorUtils::describe(p)->name = TensorUtils::describe(t)->name;
-            mOwned.emplace_back(p);
-            return p;
-        };
         for (size_t i = 0; i < inputs.size(); ++i) {
             if (inputs[i] && isCpuPacked(inputs[i])) {
-                mProxyIn[i] = makeProxy(inputs[i]);
-                mIns[i] = mProxyIn[i];
+                mProxyIn[i] = mIns[i] = makeProxy(inputs[i]);
             }
         }
         for (size_t i = 0; i < outputs.size(); ++i) {
             if (isCpuPacked(outputs[i])) {
-                mProxyOut[i] = makeProxy(outputs[i]);
-                mOuts[i] = mProxyOut[i];
+                mProxyOut[i] = mOuts[i] = makeProxy(outputs[i]);
             }
         }
-        if (!mInner) {
-            mInner.reset(mBackend->onCreate(mIns, mOuts, mOp));
-            if (!mInner) {
-                return NOT_SUPPORT;
+    }
+    /** the plain Execution, made once (Executions must not keep the op: releaseModel frees it) */
+    bool init(const Schema::Op* op) {
+        mInner.reset(mBackend->onCreate(mIns, mOuts, op));
+        return mInner != nullptr;
+    }
+
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        for (size_t i = 0; i < inputs.size() && i < mProxyIn.size(); ++i) {
+            if (mProxyIn[i]) {
+                shapeProxy(inputs[i], mProxyIn[i]);
+            } else {
+                mIns[i] = inputs[i];
+            }
+        }
+        for (size_t i = 0; i < outputs.size() && i < mProxyOut.size(); ++i) {
+            if (mProxyOut[i]) {
+                shapeProxy(outputs[i], mProxyOut[i]);
+            } else {
+                mOuts[i] = outputs[i];
             }
         }
         if (mMode == FLAT) {
             return mInner->onResize(mIns, mOuts);
         }
+        // the plain copies are scratch of this op: planned here, reused by later ops
         for (auto& p : mOwned) {
             if (!mBackend->onAcquireBuffer(p.get(), Backend::DYNAMIC)) {
                 return OUT_OF_MEMORY;
@@ -181,7 +179,23 @@ public:
     }
 
 private:
-    const Schema::Op* mOp;
+    Tensor* makeProxy(const Tensor* t) {
+        Tensor* p = new Tensor(mMode == FLAT ? 1 : 4, Tensor::CAFFE);
+        TensorUtils::describe(p)->name = TensorUtils::describe(t)->name;
+        mOwned.emplace_back(p);
+        shapeProxy(t, p);
+        return p;
+    }
+    // FLAT: the whole padded buffer as 1-D; CONVERT: the same NCHW shape, plain
+    void shapeProxy(const Tensor* t, Tensor* p) const {
+        p->buffer().type = t->getType();
+        if (mMode == FLAT) {
+            TensorUtils::setShape(p, {(int)(TensorUtils::byteSize(t) / (int64_t)sizeof(float))});
+        } else {
+            TensorUtils::setShape(p, TensorUtils::shape(t));
+        }
+    }
+
     Mode mMode;
     std::unique_ptr<Execution> mInner;
     std::vector<std::unique_ptr<Tensor>> mOwned;
@@ -214,7 +228,12 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
         return native;
     }
     bool flat = op->type() == Schema::OpType::UnaryOp || op->type() == Schema::OpType::BinaryOp;
-    return new CPUPackedAdapter(backend, op, flat ? CPUPackedAdapter::FLAT : CPUPackedAdapter::CONVERT);
+    std::unique_ptr<CPUPackedAdapter> adapter(
+        new CPUPackedAdapter(backend, flat ? CPUPackedAdapter::FLAT : CPUPackedAdapter::CONVERT, inputs, outputs));
+    if (!adapter->init(op)) {
+        return nullptr;
+    }
+    return adapter.release();
 }
 
 // Native packed kernels not written yet for these ops: the adapter runs them. (Each is replaced by
