@@ -101,7 +101,10 @@ public:
         PACKED_NONE = 0,
         /** its data input 0 and output 0 may each be packed or plain (the op converts) */
         PACKED_MIXED = 1,
-        /** only when every 4-D float input and output is packed (or none is) */
+        /**
+         * every 4-D float input and the output may be packed; the kernel runs packed and the
+         * backend converts the plain ones at the op's edges
+         */
         PACKED_UNIFORM = 2,
     };
     /**

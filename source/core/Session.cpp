@@ -825,39 +825,6 @@ void Session::assignLayouts() {
                 }
             }
         }
-        // UNIFORM ops: all of their 4-D float tensors packed, or none
-        bool changed = true;
-        while (changed) {
-            changed = false;
-            for (size_t k = 0; k < mUnits.size(); ++k) {
-                auto& u = *mUnits[k];
-                if (support[k] != Backend::PACKED_UNIFORM) {
-                    continue;
-                }
-                bool all = true;
-                for (auto t : u.inputIdx) {
-                    all = all && (t < 0 || !isFloat4d(t) || packed[t]);
-                }
-                for (auto t : u.outputIdx) {
-                    all = all && (!isFloat4d(t) || packed[t]);
-                }
-                if (all) {
-                    continue;
-                }
-                for (auto t : u.inputIdx) {
-                    if (t >= 0 && packed[t]) {
-                        packed[t] = 0;
-                        changed = true;
-                    }
-                }
-                for (auto t : u.outputIdx) {
-                    if (packed[t]) {
-                        packed[t] = 0;
-                        changed = true;
-                    }
-                }
-            }
-        }
     }
     for (int t = 0; t < tensorCount; ++t) {
         int p = mProducer[t];

@@ -146,3 +146,38 @@ TEST(PackedLayout, ResizeKeepsResultsAndCallbacksSeeLogicalValues) {
     }
     unsetenv("MNN_LAYOUT");
 }
+
+TEST(PackedLayout, UniformOpsConvertPlainTensorsAtTheirEdges) {
+    // x (plain graph input) + conv(x) (packed) -> a -> relu -> r (plain graph output); a -> conv -> y
+    ModelBuilder mb;
+    mb.input("x", {2, 20, 7, 9});
+    addConv(mb, "c1", "x", "t1", 20, 20, 3, 3, 1, 1, 1, 61);
+    auto add = mb.op(Schema::OpType::BinaryOp, "add", {"x", "t1"}, {"a"});
+    Schema::BinaryParamT bp;
+    bp.type = Schema::BinaryOpType::SUB;
+    add->param.Set(bp);
+    auto relu = mb.op(Schema::OpType::UnaryOp, "relu", {"a"}, {"r"});
+    Schema::UnaryParamT up;
+    up.type = Schema::UnaryOpType::RELU;
+    relu->param.Set(up);
+    addConv(mb, "c2", "a", "y", 20, 5, 1, 1, 1, 0, 1, 71);
+    mb.output("r");
+    mb.output("y");
+    auto model = mb.finish();
+    auto x = makeTensor({2, 20, 7, 9}, randomFloats(2 * 20 * 7 * 9, 81));
+    auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+    ASSERT_EQ(ref.code, NO_ERROR);
+    const int best = (int)cpuFeatures().best;
+    for (int tier = 0; tier <= best; ++tier) {
+        cpuSetTierOverride(tier);
+        for (int threads = 1; threads <= 2; ++threads) {
+            auto r = runWithLayout(model, {{"x", x.get()}}, "packed", threads);
+            ASSERT_EQ(r.code, NO_ERROR);
+            EXPECT_EQ(r.layouts["t1"], "NC16HW16");
+            EXPECT_EQ(r.layouts["a"], "NC16HW16");
+            EXPECT_EQ(r.layouts["r"], "NCHW");
+            EXPECT_LT(maxRelativeDiff(r, ref), 1e-5) << "tier " << tier << " threads " << threads;
+        }
+    }
+    cpuSetTierOverride(-1);
+}

@@ -76,14 +76,16 @@ int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, c
 namespace {
 
 /**
- * Runs a plain Execution for an op whose tensors are (partly) packed. CONVERT: packed inputs are
- * unpacked into plain scratch tensors before, packed outputs packed from plain scratch after. FLAT
- * (elementwise ops whose tensors all have one shape): the plain kernel sees each packed tensor as
- * a 1-D tensor over its whole padded buffer.
+ * Runs an inner Execution on other views of an op's tensors. CONVERT: a plain Execution; packed
+ * inputs are unpacked into plain scratch tensors before, packed outputs packed from plain scratch
+ * after. FLAT (elementwise ops whose tensors all have one shape): the plain kernel sees each packed
+ * tensor as a 1-D tensor over its whole padded buffer. EDGES (PACKED_UNIFORM ops with some plain
+ * 4-D float tensors): the packed Execution; plain inputs are packed into scratch before, plain
+ * outputs unpacked from packed scratch after.
  */
 class CPUPackedAdapter : public Execution {
 public:
-    enum Mode { CONVERT, FLAT };
+    enum Mode { CONVERT, FLAT, EDGES };
     CPUPackedAdapter(Backend* backend, Mode mode, const std::vector<Tensor*>& inputs,
                      const std::vector<Tensor*>& outputs)
         : Execution(backend), mMode(mode) {
@@ -92,12 +94,12 @@ public:
         mIns = inputs;
         mOuts = outputs;
         for (size_t i = 0; i < inputs.size(); ++i) {
-            if (inputs[i] && isCpuPacked(inputs[i])) {
+            if (needsProxy(inputs[i])) {
                 mProxyIn[i] = mIns[i] = makeProxy(inputs[i]);
             }
         }
         for (size_t i = 0; i < outputs.size(); ++i) {
-            if (isCpuPacked(outputs[i])) {
+            if (needsProxy(outputs[i])) {
                 mProxyOut[i] = mOuts[i] = makeProxy(outputs[i]);
             }
         }
@@ -153,11 +155,16 @@ public:
             }
             return mInner->onExecute(mIns, mOuts);
         }
+        const bool toPlain = mMode == CONVERT;
         for (size_t i = 0; i < inputs.size(); ++i) {
             if (mProxyIn[i]) {
                 auto t = inputs[i];
-                unpackNC16(t->host<float>(), mProxyIn[i]->host<float>(), t->length(0), t->length(1),
-                           (int64_t)t->length(2) * t->length(3));
+                const int64_t plane = (int64_t)t->length(2) * t->length(3);
+                if (toPlain) {
+                    unpackNC16(t->host<float>(), mProxyIn[i]->host<float>(), t->length(0), t->length(1), plane);
+                } else {
+                    packNC16(t->host<float>(), mProxyIn[i]->host<float>(), t->length(0), t->length(1), plane);
+                }
             }
         }
         auto code = mInner->onExecute(mIns, mOuts);
@@ -167,8 +174,12 @@ public:
         for (size_t i = 0; i < outputs.size(); ++i) {
             if (mProxyOut[i]) {
                 auto t = outputs[i];
-                packNC16(mProxyOut[i]->host<float>(), t->host<float>(), t->length(0), t->length(1),
-                         (int64_t)t->length(2) * t->length(3));
+                const int64_t plane = (int64_t)t->length(2) * t->length(3);
+                if (toPlain) {
+                    packNC16(mProxyOut[i]->host<float>(), t->host<float>(), t->length(0), t->length(1), plane);
+                } else {
+                    unpackNC16(mProxyOut[i]->host<float>(), t->host<float>(), t->length(0), t->length(1), plane);
+                }
             }
         }
         return NO_ERROR;
@@ -179,8 +190,20 @@ public:
     }
 
 private:
+    bool needsProxy(const Tensor* t) const {
+        if (!t) {
+            return false;
+        }
+        if (mMode == EDGES) {
+            return t->dimensions() == 4 && t->getType() == halide_type_of<float>() && !isCpuPacked(t);
+        }
+        return isCpuPacked(t);
+    }
     Tensor* makeProxy(const Tensor* t) {
         Tensor* p = new Tensor(mMode == FLAT ? 1 : 4, Tensor::CAFFE);
+        if (mMode == EDGES) {
+            setCpuPacked(p, true);
+        }
         TensorUtils::describe(p)->name = TensorUtils::describe(t)->name;
         mOwned.emplace_back(p);
         shapeProxy(t, p);
@@ -207,6 +230,24 @@ private:
 
 Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                  const Schema::Op* op, Backend* backend) {
+    if (cpuPackedSupport(op, inputs, outputs) == Backend::PACKED_UNIFORM) {
+        // the kernel runs packed: plain 4-D float tensors get packed copies at the edges
+        bool plain = false;
+        for (auto t : inputs) {
+            plain = plain || (t && t->dimensions() == 4 && t->getType() == halide_type_of<float>() && !isCpuPacked(t));
+        }
+        for (auto t : outputs) {
+            plain = plain || (t->dimensions() == 4 && t->getType() == halide_type_of<float>() && !isCpuPacked(t));
+        }
+        if (plain) {
+            std::unique_ptr<CPUPackedAdapter> edges(
+                new CPUPackedAdapter(backend, CPUPackedAdapter::EDGES, inputs, outputs));
+            if (!edges->init(op)) {
+                return nullptr;
+            }
+            return edges.release();
+        }
+    }
     Execution* native = nullptr;
     switch (op->type()) {
         case Schema::OpType::Convolution:
