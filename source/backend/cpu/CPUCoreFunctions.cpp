@@ -114,6 +114,9 @@ static void fillTables() {
         f.packedConvName = "pconv_4x64__scalar";
         f.pcPMax = 4;
         f.pcQMax = 4;
+        f.pwinoInput = pwino_input__scalar;
+        f.pwinoOutput = pwino_output__scalar;
+        f.pwinoName = "pwino__scalar";
     }
 #if defined(__x86_64__) || defined(_M_X64)
     const CPUTier best = cpuFeatures().best;
@@ -132,6 +135,9 @@ static void fillTables() {
             f.winoInput = wino_input__sse41;
             f.winoOutput = wino_output__sse41;
             f.winoName = "wino__sse41";
+            f.pwinoInput = pwino_input__sse41;
+            f.pwinoOutput = pwino_output__sse41;
+            f.pwinoName = "pwino__sse41";
             f.sgemmName = "sgemm_4x8__sse41";
             f.mr = 4;
             f.nr = 8;
@@ -148,6 +154,9 @@ static void fillTables() {
             f.winoInput = wino_input__avx2;
             f.winoOutput = wino_output__avx2;
             f.winoName = "wino__avx2";
+            f.pwinoInput = pwino_input__avx2;
+            f.pwinoOutput = pwino_output__avx2;
+            f.pwinoName = "pwino__avx2";
             f.sgemmName = "sgemm_4x24__avx2";
             f.mr = 4;
             f.nr = 24;
@@ -164,6 +173,9 @@ static void fillTables() {
             f.winoInput = wino_input__avx512;
             f.winoOutput = wino_output__avx512;
             f.winoName = "wino__avx512";
+            f.pwinoInput = pwino_input__avx512;
+            f.pwinoOutput = pwino_output__avx512;
+            f.pwinoName = "pwino__avx512";
             f.sgemmName = "sgemm_8x32__avx512";
             f.mr = 8;
             f.nr = 32;

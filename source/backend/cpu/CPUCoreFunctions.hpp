@@ -94,6 +94,24 @@ typedef void (*WinogradOutputKernel)(const float* o, int64_t xiStride, const flo
                                      float bias, float* y, const GemmPost* post);
 
 /**
+ * Winograd input transform on the packed layout (PackedLayout.hpp) for nx tiles of one tile row of
+ * one 16-channel block: x is the block's plane (ih x iw positions of 16 floats); tile j's alpha x
+ * alpha window starts at position (iy0, ix0 + j * m) (zero outside the plane); writes
+ * (B^T d B)[a][b] (16 lanes) to v + (a * alpha + b) * eStride + j * 16. bt: alpha x alpha, row-major.
+ */
+typedef void (*PackedWinoInputKernel)(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx,
+                                      const float* bt, int alpha, float* v, int64_t eStride);
+/**
+ * Winograd output transform on the packed layout for nx tiles of one tile row of one output block:
+ * tile j's GEMM results are o + (u * alpha + w) * eStride + j * 16 (16 lanes);
+ *   y[a * yRowStride + (j * m + b) * 16 + l] = bias[l] + (A^T o A)[a][b] of lane l, then post,
+ * for a < min(rows, m) and j * m + b < cols (the rest of the tiles is not stored). at: m x alpha.
+ */
+typedef void (*PackedWinoOutputKernel)(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
+                                       const float* bias, float* y, int64_t yRowStride, int rows, int cols,
+                                       const GemmPost* post);
+
+/**
  * One register tile of a convolution on the packed layout NC16HW16 (PackedLayout.hpp): P output
  * positions x Q blocks of 16 output channels, summed over kBlocks input-channel blocks and `taps`
  * kernel taps. For p < P, q < Q, l < 16:
@@ -146,6 +164,9 @@ struct CPUCoreFunctions {
     const char* packedConvName = "";
     int pcPMax = 1;                             // most positions per tile
     int pcQMax = 1;                             // most 16-channel output blocks per tile
+    PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
+    PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>
+    const char* pwinoName = "";                    // e.g. "pwino__avx512"
 };
 
 /** the table of the tier in use (cpuTier(), or the testing override) */
@@ -172,6 +193,10 @@ void pconv_4x64__scalar(const PackedConvTile* tile);
 void wino_input__scalar(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
 void wino_output__scalar(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
                          float* y, const GemmPost* post);
+void pwino_input__scalar(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt,
+                       int alpha, float* v, int64_t eStride);
+void pwino_output__scalar(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
+                        const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
 #if defined(__x86_64__) || defined(_M_X64)
 void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
                         float bias, float* y, int oh, int ow, const GemmPost* post);
@@ -212,6 +237,18 @@ void wino_output__avx2(const float* o, int64_t xiStride, const float* at, int al
 void wino_input__avx512(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
 void wino_output__avx512(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
                          float* y, const GemmPost* post);
+void pwino_input__sse41(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt,
+                       int alpha, float* v, int64_t eStride);
+void pwino_output__sse41(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
+                        const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void pwino_input__avx2(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt,
+                       int alpha, float* v, int64_t eStride);
+void pwino_output__avx2(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
+                        const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void pwino_input__avx512(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt,
+                       int alpha, float* v, int64_t eStride);
+void pwino_output__avx512(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
+                        const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
 void sgemm_4x8__sse41(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
                       int accumulate, const GemmPost* post);
 void sgemm_4x24__avx2(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,

@@ -8,7 +8,6 @@ namespace MNN {
 
 namespace {
 constexpr int kWinogradMaxLanes = 64;  // >= every tier's nr
-constexpr double kWinogradGemmFactor = 1.3;
 int64_t roundUp(int64_t v, int64_t q) {
     return (v + q - 1) / q * q;
 }
@@ -106,9 +105,8 @@ double WinogradConv::cost(const CPUCoreFunctions& f, int m, const WinogradShape&
     const int64_t tiles = ceilDiv(s.oh, m) * ceilDiv(s.ow, m);
     const int64_t panels = ceilDiv(tiles, nr), lanes = panels * nr;
     const int split = splitFor((int64_t)s.batch * panels, threads, s.outC, f.mr);
-    // alpha^2 GEMMs of one panel each, every one streaming its own transformed-weight block: measured
-    // (conv_bench, resnet 3x3 layers) ~1.3x the cost per multiply-add of one im2col GEMM
-    const double gemm = kWinogradGemmFactor * (alpha * alpha) * roundUp(s.outC, f.mr) * lanes * s.inC;
+    // alpha^2 GEMMs of one panel each (kGemmFactor)
+    const double gemm = kGemmFactor * (alpha * alpha) * roundUp(s.outC, f.mr) * lanes * s.inC;
     const double in = (double)lanes * s.inC * (10.0 * alpha * alpha + alpha * alpha * alpha) * split;
     const double out = (double)lanes * s.outC * (alpha * alpha * m + m * m * alpha + 10.0 * m * m);
     const int64_t items = (int64_t)s.batch * panels * split;

@@ -281,20 +281,21 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
 // a definition in its own file.)
 
 // -- convolution (dense: tile kernel; calls createPackedDepthwise / createPackedWinograd) --
-Execution* createPackedConvolution(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
-                                   Backend*) {
-    return nullptr;
+// TEMPORARY (branch pwino): only the Winograd for group-1 convolutions, until the direct packed
+// convolution's factory replaces this
+Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                   const Schema::Op* op, Backend* backend) {
+    ConvAttrs attrs;
+    attrs.load(op->param_as_ConvParam());
+    if (attrs.group != 1) {
+        return nullptr;
+    }
+    return createPackedWinograd(inputs, outputs, attrs, backend);
 }
 
 // -- depthwise --
 Execution* createPackedDepthwise(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const ConvAttrs&,
                                  Backend*) {
-    return nullptr;
-}
-
-// -- Winograd --
-Execution* createPackedWinograd(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const ConvAttrs&,
-                                Backend*) {
     return nullptr;
 }
 

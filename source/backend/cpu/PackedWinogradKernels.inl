@@ -1,0 +1,178 @@
+// Winograd input / output transforms on the packed layout NC16HW16, written once with GCC/Clang
+// vector extensions and compiled once per ISA tier: the including file defines MNN_PWG_VEC_BYTES
+// (16 / 32 / 64) and includes this inside its own anonymous namespace, after <string.h>,
+// <stdint.h> and CPUCoreFunctions.hpp. A "value" of the transforms is one position's 16 channels,
+// handled as 16 / kPwLanes native vectors; zero entries of the (generated) matrices are skipped.
+
+typedef float PwVec __attribute__((vector_size(MNN_PWG_VEC_BYTES)));
+constexpr int kPwLanes = MNN_PWG_VEC_BYTES / 4;
+constexpr int kPwMaxAlpha = 8;
+
+static inline PwVec pwLoad(const float* p) {
+    PwVec v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+static inline void pwStore(float* p, PwVec v) {
+    memcpy(p, &v, sizeof(v));
+}
+static inline PwVec pwSplat(float s) {
+    PwVec v = {};
+    return v + s;
+}
+
+// v + e * eStride (e = a * alpha + b) = (B^T d B)[a][b] over 16 lanes, d[r][s] = src[r * rowStride + s * 16]
+template <int ALPHA>
+static inline void pwInputTile(const float* src, int64_t rowStride, const float* bt, int alphaIn, float* v,
+                               int64_t eStride) {
+    const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
+    for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
+        PwVec t[kPwMaxAlpha * kPwMaxAlpha];
+        // t[a][s] = sum_r bt[a][r] d[r][s]
+        for (int a = 0; a < alpha; ++a) {
+            for (int s = 0; s < alpha; ++s) {
+                PwVec acc = {};
+                for (int r = 0; r < alpha; ++r) {
+                    const float c = bt[a * alpha + r];
+                    if (c != 0.0f) {
+                        acc += pwSplat(c) * pwLoad(src + r * rowStride + s * 16 + l0);
+                    }
+                }
+                t[a * alpha + s] = acc;
+            }
+        }
+        // v[a][b] = sum_s t[a][s] bt[b][s]
+        for (int a = 0; a < alpha; ++a) {
+            for (int b = 0; b < alpha; ++b) {
+                PwVec acc = {};
+                for (int s = 0; s < alpha; ++s) {
+                    const float c = bt[b * alpha + s];
+                    if (c != 0.0f) {
+                        acc += pwSplat(c) * t[a * alpha + s];
+                    }
+                }
+                pwStore(v + (a * alpha + b) * eStride + l0, acc);
+            }
+        }
+    }
+}
+
+// nx tiles of one tile row: tile j's window starts at input (iy0, ix0 + j * m) of the block plane x
+// (ih x iw positions of 16 floats; zero outside); its values go to v + j * 16 + e * eStride
+template <int ALPHA>
+static void pwInputT(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt, int alphaIn,
+                     float* v, int64_t eStride) {
+    const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
+    const int64_t rowStride = (int64_t)iw * 16;
+    const bool rowsInside = iy0 >= 0 && iy0 + alpha <= ih;
+    float win[kPwMaxAlpha * kPwMaxAlpha * 16];
+    for (int j = 0; j < nx; ++j) {
+        const int tx = ix0 + j * m;
+        if (rowsInside && tx >= 0 && tx + alpha <= iw) {
+            pwInputTile<ALPHA>(x + iy0 * rowStride + (int64_t)tx * 16, rowStride, bt, alpha, v + j * 16, eStride);
+            continue;
+        }
+        // edge tile: copy the window with zeros outside the plane
+        for (int r = 0; r < alpha; ++r) {
+            const int iy = iy0 + r;
+            for (int s = 0; s < alpha; ++s) {
+                const int ix = tx + s;
+                float* w = win + (r * alpha + s) * 16;
+                if ((unsigned)iy < (unsigned)ih && (unsigned)ix < (unsigned)iw) {
+                    memcpy(w, x + iy * rowStride + (int64_t)ix * 16, sizeof(float) * 16);
+                } else {
+                    memset(w, 0, sizeof(float) * 16);
+                }
+            }
+        }
+        pwInputTile<ALPHA>(win, (int64_t)alpha * 16, bt, alpha, v + j * 16, eStride);
+    }
+}
+
+// nx tiles of one tile row and one output block: tile j's GEMM results (alpha^2 values of 16 lanes)
+// at o + j * 16 + e * eStride; y[a][j * m + b] = bias + (A^T o A)[a][b], then post, for a < rows
+// and j * m + b < cols (y: row stride yRowStride, positions of 16 floats)
+template <int ALPHA, int M>
+static void pwOutputT(const float* o, int64_t eStride, const float* at, int alphaIn, int mIn, int nx,
+                      const float* bias, float* y, int64_t yRowStride, int rows, int cols, const MNN::GemmPost* post) {
+    const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
+    const int m = M > 0 ? M : mIn;
+    const int act = post ? post->act : 0;
+    const PwVec zero = {};
+    const PwVec lo = pwSplat(post ? post->lo : 0.0f), hi = pwSplat(post ? post->hi : 0.0f);
+    for (int j = 0; j < nx; ++j) {
+        const float* oj = o + j * 16;
+        const int hx = cols - j * m < m ? cols - j * m : m;
+        const int hy = rows < m ? rows : m;
+        float* yj = y + (int64_t)j * m * 16;
+        for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
+            PwVec t[kPwMaxAlpha * kPwMaxAlpha];
+            // t[u][b] = sum_v o[u][v] at[b][v]
+            for (int u = 0; u < alpha; ++u) {
+                for (int b = 0; b < m; ++b) {
+                    PwVec acc = {};
+                    for (int w = 0; w < alpha; ++w) {
+                        const float c = at[b * alpha + w];
+                        if (c != 0.0f) {
+                            acc += pwSplat(c) * pwLoad(oj + (u * alpha + w) * eStride + l0);
+                        }
+                    }
+                    t[u * m + b] = acc;
+                }
+            }
+            const PwVec bv = pwLoad(bias + l0);
+            for (int a = 0; a < hy; ++a) {
+                for (int b = 0; b < hx; ++b) {
+                    PwVec acc = bv;
+                    for (int u = 0; u < alpha; ++u) {
+                        const float c = at[a * alpha + u];
+                        if (c != 0.0f) {
+                            acc += pwSplat(c) * t[u * m + b];
+                        }
+                    }
+                    if (act == 1) {
+                        acc = acc > zero ? acc : zero;
+                    } else if (act == 2) {
+                        acc = acc < lo ? lo : acc;
+                        acc = acc > hi ? hi : acc;
+                    }
+                    pwStore(yj + a * yRowStride + b * 16 + l0, acc);
+                }
+            }
+        }
+    }
+    if (act == 3) {
+        const int hy = rows < m ? rows : m;
+        for (int a = 0; a < hy; ++a) {
+            post->unary(post->unaryOp, y + a * yRowStride, y + a * yRowStride, (int64_t)cols * 16, post->lo, post->hi);
+        }
+    }
+}
+
+static void pwInput(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt, int alpha,
+                    float* v, int64_t eStride) {
+    switch (alpha) {
+        case 4:
+            return pwInputT<4>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
+        case 6:
+            return pwInputT<6>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
+        case 8:
+            return pwInputT<8>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
+        default:
+            return pwInputT<0>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
+    }
+}
+
+static void pwOutput(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, const float* bias,
+                     float* y, int64_t yRowStride, int rows, int cols, const MNN::GemmPost* post) {
+    if (alpha == 4 && m == 2) {
+        return pwOutputT<4, 2>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 6 && m == 4) {
+        return pwOutputT<6, 4>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 8 && m == 6) {
+        return pwOutputT<8, 6>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+    }
+    return pwOutputT<0, 0>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+}

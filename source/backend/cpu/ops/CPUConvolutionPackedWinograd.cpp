@@ -1,0 +1,387 @@
+#include "CPUConvolutionPackedWinograd.hpp"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
+#include <string>
+#include <vector>
+#include "CPUConvolutionWinograd.hpp"
+#include "CPUPackedOps.hpp"
+#include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUOpUtils.hpp"
+#include "backend/cpu/PackedLayout.hpp"
+#include "backend/cpu/WinogradMatrices.hpp"
+#include "core/Macro.hpp"
+#include "core/TensorUtils.hpp"
+
+namespace MNN {
+
+namespace {
+
+constexpr int64_t kChunkBytes = 512 * 1024;  // V and M of one chunk: kept in L2
+
+int64_t ceilDiv(int64_t v, int64_t q) {
+    return (v + q - 1) / q;
+}
+int64_t roundUp(int64_t v, int64_t q) {
+    return ceilDiv(v, q) * q;
+}
+
+// MNN_CONV_ALGO: -2 for reference / gemm (no Winograd), -1 for "winograd" (cheapest tile size),
+// m for winogradM, 0 otherwise
+int forcedUnit() {
+    const char* env = getenv("MNN_CONV_ALGO");
+    if (!env) {
+        return 0;
+    }
+    if (strcmp(env, "reference") == 0 || strcmp(env, "gemm") == 0) {
+        return -2;
+    }
+    if (strncmp(env, "winograd", 8) != 0) {
+        return 0;
+    }
+    return env[8] ? atoi(env + 8) : -1;
+}
+
+bool isConstFloat(const Tensor* t) {
+    return t && CPUUtils::isFloat(t) && TensorUtils::describe(t)->usage == Tensor::InsideDescribe::CONSTANT &&
+           t->host<float>() != nullptr;
+}
+
+class CPUConvolutionPackedWinograd : public Execution {
+public:
+    CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m)
+        : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m) {
+        if (attrs.activation == Schema::FusedActivation::RELU) {
+            mPost.act = 1;
+        } else if (attrs.activation == Schema::FusedActivation::CLIP) {
+            mPost.act = 2;
+            mPost.lo = attrs.clipMin;
+            mPost.hi = attrs.clipMax;
+        } else if (attrs.activation == Schema::FusedActivation::SILU) {
+            mPost.act = 3;
+            mPost.unaryOp = (int)VecUnaryOp::SILU;
+        } else if (attrs.activation == Schema::FusedActivation::HARD_SWISH) {
+            mPost.act = 3;
+            mPost.unaryOp = (int)VecUnaryOp::HARD_SWISH;
+        }
+        mPost.unary = f.unaryF32;
+        mPool = static_cast<CPUBackend*>(b)->threadPool();
+        snprintf(mAlgo, sizeof(mAlgo), "packed-winograd F(%d,3) %s %s", m, f.pwinoName, f.packedConvName);
+    }
+
+    /** U_e = G g G^T (in double) per transform element e, in the tile kernel's layout per Q group */
+    bool prepareWeights(const float* w, const float* bias, int inC, int outC) {
+        WinogradMatrices mat;
+        if (!makeWinogradMatrices(mM, 3, &mat)) {
+            return false;
+        }
+        mAlpha = mat.alpha;
+        mInC = inC;
+        mOutC = outC;
+        mCiB = packedBlocks(inC);
+        mCoB = packedBlocks(outC);
+        mAt.assign(mat.at.begin(), mat.at.end());
+        mBt.assign(mat.bt.begin(), mat.bt.end());
+        const int alpha = mAlpha, qMax = std::max(1, mFuncs->pcQMax);
+        mUeStride = (int64_t)mCiB * 16 * mCoB * 16;
+        mU.assign((size_t)(mUeStride * alpha * alpha), 0.0f);
+        std::vector<double> gg((size_t)alpha * 3);
+        for (int co = 0; co < outC; ++co) {
+            // the Q group holding block co / 16: blocks [qb0, qb0 + q) at qb0 * ciB * 256 of each U_e
+            const int blk = co / 16, qb0 = blk / qMax * qMax, q = std::min(qMax, mCoB - qb0);
+            for (int ci = 0; ci < inC; ++ci) {
+                const float* k = w + ((int64_t)co * inC + ci) * 9;
+                for (int a = 0; a < alpha; ++a) {
+                    for (int j = 0; j < 3; ++j) {
+                        double acc = 0.0;
+                        for (int i = 0; i < 3; ++i) {
+                            acc += mat.g[(size_t)a * 3 + i] * k[i * 3 + j];
+                        }
+                        gg[(size_t)a * 3 + j] = acc;
+                    }
+                }
+                const int64_t off = (int64_t)qb0 * mCiB * 256 + (int64_t)ci * q * 16 + (co - qb0 * 16);
+                for (int a = 0; a < alpha; ++a) {
+                    for (int b = 0; b < alpha; ++b) {
+                        double acc = 0.0;
+                        for (int j = 0; j < 3; ++j) {
+                            acc += gg[(size_t)a * 3 + j] * mat.g[(size_t)b * 3 + j];
+                        }
+                        mU[(size_t)((a * alpha + b) * mUeStride + off)] = (float)acc;
+                    }
+                }
+            }
+        }
+        mBias.assign((size_t)mCoB * 16, 0.0f);
+        for (int co = 0; bias && co < outC; ++co) {
+            mBias[co] = bias[co];
+        }
+        mZeroBias.assign((size_t)qMax * 16, 0.0f);
+        return true;
+    }
+
+    const char* algorithm() const override {
+        return mAlgo;
+    }
+
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        const auto* x = inputs[0];
+        const auto* y = outputs[0];
+        std::vector<int> bias;
+        const bool hasBias = inputs.size() > 2 && inputs[2];
+        if (hasBias) {
+            bias = TensorUtils::shape(inputs[2]);
+        }
+        std::string err;
+        WindowGeometry g;
+        int outC = 0;
+        if (!resolveConv(mAttrs, false, TensorUtils::shape(x), TensorUtils::shape(inputs[1]), hasBias ? &bias : nullptr,
+                         &g, &outC, &err)) {
+            MNN_ERROR("Convolution: %s\n", err.c_str());
+            return INVALID_VALUE;
+        }
+        if (g.input.size() != 2 || x->length(1) != mInC || outC != mOutC || y->dimensions() != 4 ||
+            y->length(0) != x->length(0) || y->length(1) != outC || y->length(2) != g.output[0] ||
+            y->length(3) != g.output[1]) {
+            MNN_ERROR("Convolution: packed Winograd planned for %d -> %d channels, got input %d, output %d x %d x %d\n",
+                      mInC, mOutC, x->dimensions() > 1 ? x->length(1) : -1, outC, g.output.empty() ? -1 : g.output[0],
+                      g.output.size() < 2 ? -1 : g.output[1]);
+            return INVALID_VALUE;
+        }
+        mBatch = x->length(0);
+        mIh = g.input[0];
+        mIw = g.input[1];
+        mOh = g.output[0];
+        mOw = g.output[1];
+        mPadTop = g.padBegin[0];
+        mPadLeft = g.padBegin[1];
+        mInPacked = isCpuPacked(x);
+        mOutPacked = isCpuPacked(y);
+        const int m = mM, alpha = mAlpha, P = std::max(1, mFuncs->pcPMax);
+        mTilesX = (int)ceilDiv(mOw, m);
+        mTiles = (int)(ceilDiv(mOh, m) * mTilesX);
+        // chunk: V and M of its tiles within kChunkBytes, a multiple of the tile kernel's P; smaller
+        // when there would be too few chunks to keep every thread busy
+        const int threads = mPool ? mPool->threads() : 1;
+        const int64_t perTile = (int64_t)alpha * alpha * (mCiB + mCoB) * 16 * (int64_t)sizeof(float);
+        int64_t chunk = std::max<int64_t>(P, kChunkBytes / perTile / P * P);
+        chunk = std::min<int64_t>(chunk, roundUp(mTiles, P));
+        if (threads > 1 && mTiles > 0) {
+            const int64_t want = ceilDiv(2 * threads, std::max(1, mBatch));  // chunks per image
+            chunk = std::min<int64_t>(chunk, std::max<int64_t>(P, roundUp(ceilDiv(mTiles, want), P)));
+        }
+        mChunk = (int)std::max<int64_t>(1, chunk);
+        mChunks = mTiles > 0 ? (int)ceilDiv(mTiles, mChunk) : 0;
+        mItems = (int64_t)mBatch * mChunks;
+        mTasks = (int)std::max<int64_t>(1, std::min<int64_t>(mItems, threads > 1 ? 2 * threads : 1));
+        mVFloats = roundUp((int64_t)alpha * alpha * mCiB * mChunk * 16, 16);
+        mMFloats = roundUp((int64_t)alpha * alpha * mCoB * mChunk * 16, 16);
+        mInFloats = mInPacked ? 0 : roundUp((int64_t)mBatch * mCiB * mIh * mIw * 16, 16);
+        mOutFloats = mOutPacked ? 0 : roundUp((int64_t)mBatch * mCoB * mOh * mOw * 16, 16);
+        const int64_t floats = mInFloats + mOutFloats + (mVFloats + mMFloats) * mTasks;
+        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)floats)) {
+            return OUT_OF_MEMORY;
+        }
+        return NO_ERROR;
+    }
+
+    struct Job {
+        const CPUConvolutionPackedWinograd* self;
+        const float* x;  // packed input
+        float* y;        // packed output
+        float* work;     // per task: V, M
+        void operator()(int task) const;
+    };
+
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        if (mItems == 0) {
+            return NO_ERROR;
+        }
+        float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
+        const float* x = inputs[0]->host<float>();
+        float* y = outputs[0]->host<float>();
+        if (!mInPacked) {
+            packNC16(x, scratch, mBatch, mInC, (int64_t)mIh * mIw);
+            x = scratch;
+        }
+        float* yp = mOutPacked ? y : scratch + mInFloats;
+        Job job{this, x, yp, scratch + mInFloats + mOutFloats};
+        parallelFor(mPool, mTasks, job);
+        if (!mOutPacked) {
+            unpackNC16(yp, y, mBatch, mOutC, (int64_t)mOh * mOw);
+        }
+        return NO_ERROR;
+    }
+
+private:
+    ConvAttrs mAttrs;
+    const CPUCoreFunctions* mFuncs;
+    int mM;
+    GemmPost mPost;
+    ThreadPool* mPool = nullptr;
+    char mAlgo[96];
+    // weights
+    int mAlpha = 0, mInC = 0, mOutC = 0, mCiB = 0, mCoB = 0;
+    std::vector<float> mAt, mBt, mU, mBias, mZeroBias;
+    int64_t mUeStride = 0;
+    // plan
+    int mBatch = 0, mIh = 0, mIw = 0, mOh = 0, mOw = 0, mPadTop = 0, mPadLeft = 0;
+    bool mInPacked = true, mOutPacked = true;
+    int mTilesX = 0, mTiles = 0, mChunk = 1, mChunks = 0, mTasks = 1;
+    int64_t mItems = 0, mVFloats = 0, mMFloats = 0, mInFloats = 0, mOutFloats = 0;
+};
+
+void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
+    const auto& w = *self;
+    const auto& f = *w.mFuncs;
+    const int m = w.mM, alpha = w.mAlpha, E = alpha * alpha, T = w.mChunk;
+    const int P = std::max(1, f.pcPMax), qMax = std::max(1, f.pcQMax);
+    float* v = work + (w.mVFloats + w.mMFloats) * task;
+    float* mo = v + w.mVFloats;
+    const int64_t vE = (int64_t)w.mCiB * T * 16, mE = (int64_t)w.mCoB * T * 16, blk = (int64_t)T * 16;
+    const int64_t inPlane = (int64_t)w.mIh * w.mIw * 16, outPlane = (int64_t)w.mOh * w.mOw * 16;
+    const int32_t tap0 = 0;
+    const int kLast = w.mInC - (w.mCiB - 1) * 16;
+    const int64_t i0 = w.mItems * task / w.mTasks, i1 = w.mItems * (task + 1) / w.mTasks;
+    for (int64_t item = i0; item < i1; ++item) {
+        const int nb = (int)(item / w.mChunks);
+        const int t0 = (int)(item % w.mChunks) * T;
+        const int count = std::min(T, w.mTiles - t0);
+        const float* xb = x + (int64_t)nb * w.mCiB * inPlane;
+        float* yb = y + (int64_t)nb * w.mCoB * outPlane;
+        // input transform, per block and run of tiles on one tile row
+        for (int kb = 0; kb < w.mCiB; ++kb) {
+            for (int t = t0; t < t0 + count;) {
+                const int ty = t / w.mTilesX, tx = t % w.mTilesX;
+                const int n = std::min(t0 + count - t, w.mTilesX - tx);
+                f.pwinoInput(xb + kb * inPlane, w.mIh, w.mIw, ty * m - w.mPadTop, tx * m - w.mPadLeft, m, n,
+                             w.mBt.data(), alpha, v + kb * blk + (int64_t)(t - t0) * 16, vE);
+                t += n;
+            }
+        }
+        // M_e = V_e U_e: tiles of P positions x Q output blocks
+        PackedConvTile tile;
+        tile.xPosStride = 16;
+        tile.xBlockStride = blk;
+        tile.kBlocks = w.mCiB;
+        tile.kLast = kLast;
+        tile.tapOff = &tap0;
+        tile.tapIdx = &tap0;
+        tile.taps = 1;
+        tile.tapsAll = 1;
+        tile.bias = w.mZeroBias.data();
+        tile.yBlockStride = blk;
+        tile.accumulate = 0;
+        tile.post = nullptr;
+        for (int e = 0; e < E; ++e) {
+            for (int qb = 0; qb < w.mCoB; qb += qMax) {
+                tile.Q = std::min(qMax, w.mCoB - qb);
+                tile.w = w.mU.data() + e * w.mUeStride + (int64_t)qb * w.mCiB * 256;
+                for (int p = 0; p < count; p += P) {
+                    tile.P = std::min(P, count - p);
+                    tile.x = v + e * vE + (int64_t)p * 16;
+                    tile.y = mo + e * mE + qb * blk + (int64_t)p * 16;
+                    f.packedConv(&tile);
+                }
+            }
+        }
+        // output transform, per block and run of tiles on one tile row
+        const GemmPost* post = w.mPost.act ? &w.mPost : nullptr;
+        for (int qb = 0; qb < w.mCoB; ++qb) {
+            for (int t = t0; t < t0 + count;) {
+                const int ty = t / w.mTilesX, tx = t % w.mTilesX;
+                const int n = std::min(t0 + count - t, w.mTilesX - tx);
+                const int oy = ty * m, ox = tx * m;
+                f.pwinoOutput(mo + qb * blk + (int64_t)(t - t0) * 16, mE, w.mAt.data(), alpha, m, n,
+                              w.mBias.data() + qb * 16, yb + qb * outPlane + ((int64_t)oy * w.mOw + ox) * 16,
+                              (int64_t)w.mOw * 16, std::min(m, w.mOh - oy), std::min(n * m, w.mOw - ox), post);
+                t += n;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+double packedWinogradCost(int m, const PackedWinogradShape& s) {
+    // unit: one multiply-add lane of the GEMM micro-kernel (WinogradConv::cost's unit). The windows
+    // are loaded as 16-channel vectors: ~1 unit per element where the plain path pays ~10 per
+    // gathered / scattered scalar
+    const int64_t alpha = m + 2;
+    const double tiles = (double)ceilDiv(s.oh, m) * ceilDiv(s.ow, m);
+    const double cin16 = roundUp(s.inC, 16), cout16 = roundUp(s.outC, 16);
+    const double gemm = WinogradConv::kGemmFactor * (alpha * alpha) * cout16 * tiles * s.inC;
+    const double in = tiles * cin16 * (alpha * alpha + alpha * alpha * alpha);
+    const double out = tiles * cout16 * (alpha * alpha * m + m * m * alpha + m * m);
+    return s.batch * (gemm + in + out);
+}
+
+double packedDirect3x3Cost(const PackedWinogradShape& s) {
+    return (double)s.batch * 9.0 * s.inC * roundUp(s.outC, 16) * s.oh * s.ow;
+}
+
+Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                const ConvAttrs& attrs, Backend* backend) {
+    const int forced = forcedUnit();
+    if (forced == -2 || inputs.size() < 2 || outputs.size() != 1 || !inputs[0] || !CPUUtils::isFloat(inputs[0]) ||
+        inputs[0]->dimensions() != 4 || !isConstFloat(inputs[1]) || inputs[1]->dimensions() != 4 ||
+        (inputs.size() > 2 && inputs[2] && !isConstFloat(inputs[2])) || attrs.group != 1) {
+        return nullptr;
+    }
+    std::vector<int> biasShape;
+    const bool hasBias = inputs.size() > 2 && inputs[2];
+    if (hasBias) {
+        biasShape = TensorUtils::shape(inputs[2]);
+    }
+    WindowGeometry g;
+    int outC = 0;
+    std::string err;
+    if (!resolveConv(attrs, false, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]),
+                     hasBias ? &biasShape : nullptr, &g, &outC, &err)) {
+        return nullptr;  // the caller's path reports it
+    }
+    if (g.input.size() != 2 || g.kernel[0] != 3 || g.kernel[1] != 3 || g.strides[0] != 1 || g.strides[1] != 1 ||
+        g.dilations[0] != 1 || g.dilations[1] != 1 || g.padBegin[0] < 0 || g.padBegin[1] < 0) {
+        return nullptr;
+    }
+    const auto& f = cpuCoreFunctions();
+    if (!f.pwinoInput || !f.pwinoOutput || !f.packedConv) {
+        return nullptr;
+    }
+    PackedWinogradShape s;
+    s.batch = inputs[0]->length(0);
+    s.inC = inputs[0]->length(1);
+    s.outC = outC;
+    s.oh = g.output[0];
+    s.ow = g.output[1];
+    int unit = 0;
+    if (forced > 0) {
+        unit = WinogradConv::supportedUnit(forced) ? forced : 0;
+    } else {
+        // Precision_High: F(2) only, as the plain Winograd (CPUConvolutionFast.cpp says why)
+        const bool high = static_cast<CPUBackend*>(backend)->precision() == BackendConfig::Precision_High;
+        double best = forced < 0 ? 1e300 : packedDirect3x3Cost(s);
+        for (int m : {2, 4, 6}) {
+            if (high && m > 2) {
+                continue;
+            }
+            const double c = packedWinogradCost(m, s);
+            if (c < best) {
+                best = c;
+                unit = m;
+            }
+        }
+    }
+    if (unit == 0) {
+        return nullptr;
+    }
+    auto* exe = new CPUConvolutionPackedWinograd(backend, attrs, f, unit);
+    if (!exe->prepareWeights(inputs[1]->host<float>(), hasBias ? inputs[2]->host<float>() : nullptr, s.inC, outC)) {
+        delete exe;
+        return nullptr;
+    }
+    return exe;
+}
+
+}  // namespace MNN

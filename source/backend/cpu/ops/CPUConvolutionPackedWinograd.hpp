@@ -1,0 +1,32 @@
+// Winograd F(m x m, 3 x 3) (m = 2, 4, 6) convolution on the packed layout NC16HW16 (stride 1,
+// dilation 1, one group): the weights are transformed once (U = G g G^T, in double) and stored per
+// transform element e in the layout of the table's packed convolution tile. Per chunk of output
+// tiles: the input transform reads each tile's alpha x alpha window of 16-channel vectors straight
+// from the packed input and writes V_e = [ciBlock][tile][16]; alpha^2 GEMMs (PackedConvTile, taps 1)
+// give M_e = V_e U_e = [coBlock][tile][16]; the output transform (A^T M A + bias, fused activation)
+// writes the m x m outputs of every tile to the packed output. Plain inputs / outputs are converted
+// through scratch. createPackedWinograd (CPUPackedOps.hpp) builds it.
+#ifndef MNN_CPU_CPUCONVOLUTIONPACKEDWINOGRAD_HPP
+#define MNN_CPU_CPUCONVOLUTIONPACKEDWINOGRAD_HPP
+
+#include <stdint.h>
+#include "backend/cpu/CPUCoreFunctions.hpp"
+
+namespace MNN {
+
+/** sizes the cost models see */
+struct PackedWinogradShape {
+    int batch = 1, inC = 0, outC = 0, oh = 0, ow = 0;
+};
+
+/**
+ * estimated cost (GEMM micro-kernel multiply-add units) of one run of F(m x m, 3 x 3) on the packed
+ * layout: alpha^2 GEMMs at WinogradConv::kGemmFactor, transforms of ~alpha^3 vector lane-ops per
+ * tile and channel; the windows are read as 16-lane vectors (no scalar gathers)
+ */
+double packedWinogradCost(int m, const PackedWinogradShape& s);
+/** the direct packed 3x3 convolution's cost in the same units: 9 * Cin * Cout * OH * OW multiply-adds */
+double packedDirect3x3Cost(const PackedWinogradShape& s);
+
+}  // namespace MNN
+#endif

@@ -1,0 +1,273 @@
+// Winograd F(m x m, 3 x 3) on the packed layout (CPUConvolutionPackedWinograd.cpp), reached only
+// through graphs whose 3x3 convolution reads and / or writes NC16HW16 tensors: F(2), F(4), F(6)
+// forced with MNN_CONV_ALGO and the engine's own choice, against the plain reference kernel, on
+// every ISA tier and 1-3 threads, over tile remainders, padded and valid windows, channel counts off
+// the 16-lane block, batch 2 and each fused activation. Also the choice per precision.
+#include <math.h>
+#include "PackedTestUtils.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+
+namespace {
+
+enum class Chain {
+    PACKED_BOTH,  // x -> 1x1 -> a -> 3x3 -> b -> 1x1 -> y (a, b packed)
+    PLAIN_IN,     // x -> 3x3 -> b -> 1x1 -> y (reads the plain graph input, writes packed b)
+    PLAIN_OUT,    // x -> 1x1 -> a -> 3x3 -> b (packed a, writes the plain graph output b)
+};
+
+struct Case {
+    Chain chain;
+    int n, cin, cout, h, w;
+    std::vector<int> pads;  // top, left, bottom, right
+    Schema::FusedActivation act;
+};
+
+constexpr int kX = 8;  // channels of x in chains that start with the 1x1
+
+std::vector<uint8_t> buildModel(const Case& c) {
+    ModelBuilder mb;
+    const bool pre = c.chain != Chain::PLAIN_IN;
+    mb.input("x", {c.n, pre ? kX : c.cin, c.h, c.w});
+    if (pre) {
+        addConv(mb, "c1", "x", "a", kX, c.cin, 1, 1, 1, 0, 1, 11);
+    }
+    auto op = addConv(mb, "c2", pre ? "a" : "x", "b", c.cin, c.cout, 3, 3, 1, 0, 1, 21, c.act);
+    op->param.AsConvParam()->pads = {c.pads[0], c.pads[1], c.pads[2], c.pads[3]};
+    if (c.chain != Chain::PLAIN_OUT) {
+        addConv(mb, "c3", "b", "y", c.cout, 8, 1, 1, 1, 0, 1, 31);
+        mb.output("y");
+    } else {
+        mb.output("b");
+    }
+    return mb.finish();
+}
+
+struct PwRun {
+    ErrorCode code = NO_ERROR;
+    std::string algorithm;  // of c2
+    std::string layoutA, layoutB;
+    std::vector<float> a, b, y;  // NCHW host copies
+};
+
+PwRun runCase(const std::vector<uint8_t>& model, const Tensor* x, const char* layout, int threads, const char* algo,
+              BackendConfig::PrecisionMode precision = BackendConfig::Precision_High) {
+    PwRun r;
+    setenv("MNN_LAYOUT", layout, 1);
+    setenv("MNN_CONV_ALGO", algo, 1);
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    config.numThread = threads;
+    BackendConfig bc;
+    bc.precision = precision;
+    config.backendConfig = &bc;
+    Session* session = net ? net->createSession(config) : nullptr;
+    if (!session) {
+        unsetenv("MNN_LAYOUT");
+        unsetenv("MNN_CONV_ALGO");
+        r.code = INVALID_VALUE;
+        return r;
+    }
+    auto in = net->getSessionInput(session, "x");
+    if (in->shape() != x->shape()) {
+        net->resizeTensor(in, x->shape());
+        net->resizeSession(session);
+    }
+    in->copyFromHostTensor(x);
+    auto grab = [](const Tensor* t, std::vector<float>* dst) {
+        Tensor host(t, Tensor::CAFFE, true);
+        t->copyToHostTensor(&host);
+        dst->assign(host.host<float>(), host.host<float>() + host.elementSize());
+    };
+    TensorCallBackWithInfo before = [](const std::vector<Tensor*>&, const OperatorInfo*) { return true; };
+    TensorCallBackWithInfo after = [&](const std::vector<Tensor*>& outs, const OperatorInfo* info) {
+        if (info->name() == "c1") {
+            grab(outs[0], &r.a);
+        } else if (info->name() == "c2") {
+            grab(outs[0], &r.b);
+        } else if (info->name() == "c3") {
+            grab(outs[0], &r.y);
+        }
+        return true;
+    };
+    r.code = net->runSessionWithCallBackInfo(session, before, after);
+    unsetenv("MNN_LAYOUT");
+    unsetenv("MNN_CONV_ALGO");
+    for (auto& op : SessionIntrospect::ops(session)) {
+        if (op.name == "c2") {
+            r.algorithm = op.algorithm;
+        }
+        for (size_t i = 0; i < op.outputs.size(); ++i) {
+            if (op.outputs[i] == "a") {
+                r.layoutA = op.outputLayouts[i];
+            } else if (op.outputs[i] == "b") {
+                r.layoutB = op.outputLayouts[i];
+            }
+        }
+    }
+    return r;
+}
+
+double maxAbs(const std::vector<float>& v) {
+    double m = 0.0;
+    for (float e : v) {
+        m = std::max(m, (double)fabsf(e));
+    }
+    return m;
+}
+
+// WinogradTest's tolerance per m on b (scaled by the input's magnitude), and a relative bound on y
+::testing::AssertionResult close(const PwRun& r, const PwRun& ref, const Case& c, int m) {
+    const double scale = m == 2 ? 1.0 : m == 4 ? 4.0 : 16.0;
+    const double in = std::max(1.0, maxAbs(c.chain == Chain::PLAIN_IN ? std::vector<float>() : ref.a));
+    const int k = c.cin * 9;
+    if (r.b.size() != ref.b.size() || r.y.size() != ref.y.size()) {
+        return ::testing::AssertionFailure() << "sizes differ";
+    }
+    for (size_t i = 0; i < ref.b.size(); ++i) {
+        const double tol = scale * (1e-5 * fabs(ref.b[i]) + 1e-6 * (k + 1) * in);
+        if (!(fabs((double)r.b[i] - ref.b[i]) <= tol)) {
+            return ::testing::AssertionFailure() << "b[" << i << "] " << r.b[i] << " ref " << ref.b[i];
+        }
+    }
+    const double ys = std::max(1.0, maxAbs(ref.y));
+    for (size_t i = 0; i < ref.y.size(); ++i) {
+        if (!(fabs((double)r.y[i] - ref.y[i]) <= scale * 1e-4 * ys)) {
+            return ::testing::AssertionFailure() << "y[" << i << "] " << r.y[i] << " ref " << ref.y[i];
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+std::vector<Case> cases() {
+    using A = Schema::FusedActivation;
+    return {
+        {Chain::PACKED_BOTH, 2, 17, 24, 7, 9, {1, 1, 1, 1}, A::RELU},
+        {Chain::PACKED_BOTH, 1, 3, 17, 13, 13, {1, 1, 1, 1}, A::NONE},
+        {Chain::PACKED_BOTH, 2, 24, 40, 1, 1, {1, 1, 1, 1}, A::CLIP},
+        {Chain::PACKED_BOTH, 1, 40, 3, 2, 5, {1, 1, 1, 1}, A::SILU},
+        {Chain::PACKED_BOTH, 1, 64, 64, 13, 13, {0, 0, 0, 0}, A::HARD_SWISH},
+        {Chain::PACKED_BOTH, 2, 17, 40, 9, 7, {0, 0, 0, 0}, A::NONE},
+        {Chain::PACKED_BOTH, 1, 40, 17, 11, 6, {0, 1, 2, 1}, A::RELU},
+        {Chain::PLAIN_IN, 2, 3, 24, 7, 9, {1, 1, 1, 1}, A::CLIP},
+        {Chain::PLAIN_OUT, 2, 24, 17, 13, 13, {1, 1, 1, 1}, A::HARD_SWISH},
+        {Chain::PLAIN_OUT, 1, 64, 40, 2, 5, {1, 0, 1, 0}, A::SILU},
+    };
+}
+
+}  // namespace
+
+TEST(WinogradPacked, EveryTileSizeMatchesReferenceOnEveryTierAndThreadCount) {
+    const auto all = cases();
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < all.size(); ++ci) {
+        const Case& c = all[ci];
+        const auto model = buildModel(c);
+        const int xc = c.chain == Chain::PLAIN_IN ? c.cin : kX;
+        auto x = makeTensor({c.n, xc, c.h, c.w}, randomFloats((size_t)c.n * xc * c.h * c.w, 100 + (unsigned)ci));
+        const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR) << "case " << ci;
+        ASSERT_FALSE(ref.b.empty()) << "case " << ci;
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+            for (int threads = 1; threads <= 3; ++threads) {
+                for (int m : {2, 4, 6, 0}) {
+                    const std::string algo = m ? "winograd" + std::to_string(m) : "";
+                    const PwRun r = runCase(model, x.get(), "packed", threads, algo.c_str());
+                    const std::string where = "case " + std::to_string(ci) + " " + (m ? algo : "auto") + " tier " +
+                                              cpuTierName((CPUTier)tier) + " threads " + std::to_string(threads);
+                    ASSERT_EQ(r.code, NO_ERROR) << where;
+                    if (c.chain != Chain::PLAIN_IN) {
+                        EXPECT_EQ(r.layoutA, "NC16HW16") << where;
+                    }
+                    EXPECT_EQ(r.layoutB, c.chain == Chain::PLAIN_OUT ? "NCHW" : "NC16HW16") << where;
+                    int used = m;
+                    if (m) {
+                        EXPECT_EQ(r.algorithm, "packed-winograd F(" + std::to_string(m) + ",3) " + f.pwinoName + " " +
+                                                   f.packedConvName)
+                            << where;
+                    } else if (r.algorithm.rfind("packed-winograd", 0) == 0) {
+                        // Precision_High: F(2) only
+                        EXPECT_EQ(r.algorithm.rfind("packed-winograd F(2,3) ", 0), 0u) << where << " " << r.algorithm;
+                        used = 2;
+                    }
+                    EXPECT_TRUE(close(r, ref, c, used ? used : 2)) << where;
+                }
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}
+
+TEST(WinogradPacked, CostModelChoicePerPrecision) {
+    // a resnet-like 3x3 layer between packed tensors: Winograd pays; Precision_High takes F(2) only
+    const Case big{Chain::PACKED_BOTH, 1, 64, 64, 28, 28, {1, 1, 1, 1}, Schema::FusedActivation::RELU};
+    const auto model = buildModel(big);
+    auto x = makeTensor({1, kX, 28, 28}, randomFloats((size_t)kX * 28 * 28, 3));
+    const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
+    ASSERT_EQ(ref.code, NO_ERROR);
+    const PwRun high = runCase(model, x.get(), "packed", 1, "", BackendConfig::Precision_High);
+    ASSERT_EQ(high.code, NO_ERROR);
+    EXPECT_EQ(high.algorithm.rfind("packed-winograd F(2,3) ", 0), 0u) << high.algorithm;
+    EXPECT_TRUE(close(high, ref, big, 2));
+    const PwRun normal = runCase(model, x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+    ASSERT_EQ(normal.code, NO_ERROR);
+    EXPECT_EQ(normal.algorithm.rfind("packed-winograd F(", 0), 0u) << normal.algorithm;
+    EXPECT_NE(normal.algorithm.rfind("packed-winograd F(2,3) ", 0), 0u) << normal.algorithm;
+    EXPECT_TRUE(close(normal, ref, big, 6));
+    // MNN_CONV_ALGO=gemm / reference keep the Winograd out
+    const PwRun gemm = runCase(model, x.get(), "packed", 1, "gemm", BackendConfig::Precision_Normal);
+    ASSERT_EQ(gemm.code, NO_ERROR);
+    EXPECT_EQ(gemm.algorithm.find("winograd"), std::string::npos) << gemm.algorithm;
+    // a tiny layer: a single tile would be mostly padding, the direct convolution is cheaper
+    const Case tiny{Chain::PACKED_BOTH, 1, 8, 8, 3, 3, {0, 0, 0, 0}, Schema::FusedActivation::NONE};
+    const auto tinyModel = buildModel(tiny);
+    auto tx = makeTensor({1, kX, 3, 3}, randomFloats((size_t)kX * 9, 4));
+    const PwRun t = runCase(tinyModel, tx.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+    ASSERT_EQ(t.code, NO_ERROR);
+    EXPECT_EQ(t.algorithm.find("packed-winograd"), std::string::npos) << t.algorithm;
+}
+
+TEST(WinogradPacked, ResizeReplansWithTheSameWeights) {
+    const Case c{Chain::PACKED_BOTH, 1, 17, 24, 9, 9, {1, 1, 1, 1}, Schema::FusedActivation::RELU};
+    const auto model = buildModel(c);
+    setenv("MNN_LAYOUT", "packed", 1);
+    setenv("MNN_CONV_ALGO", "winograd4", 1);
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    config.numThread = 2;
+    BackendConfig bc;
+    bc.precision = BackendConfig::Precision_High;
+    config.backendConfig = &bc;
+    auto session = net->createSession(config);
+    ASSERT_NE(session, nullptr);
+    for (int h : {9, 14, 3}) {
+        Case ch = c;
+        ch.h = h;
+        ch.w = h + 2;
+        auto x = makeTensor({1, kX, h, h + 2}, randomFloats((size_t)kX * h * (h + 2), 60 + h));
+        auto in = net->getSessionInput(session, "x");
+        net->resizeTensor(in, {1, kX, h, h + 2});
+        setenv("MNN_CONV_ALGO", "winograd4", 1);
+        net->resizeSession(session);
+        in->copyFromHostTensor(x.get());
+        ASSERT_EQ(net->runSession(session), NO_ERROR);
+        auto y = net->getSessionOutput(session, "y");
+        Tensor yh(y, Tensor::CAFFE, true);
+        y->copyToHostTensor(&yh);
+        EXPECT_EQ(std::string(SessionIntrospect::algorithmOf(session, "c2")).rfind("packed-winograd F(4,3) ", 0), 0u);
+        const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR);
+        ASSERT_EQ((size_t)yh.elementSize(), ref.y.size());
+        const double ys = std::max(1.0, maxAbs(ref.y));
+        for (size_t i = 0; i < ref.y.size(); ++i) {
+            ASSERT_NEAR(yh.host<float>()[i], ref.y[i], 4e-4 * ys) << "h " << h << " [" << i << "]";
+        }
+        setenv("MNN_LAYOUT", "packed", 1);
+    }
+    unsetenv("MNN_LAYOUT");
+    unsetenv("MNN_CONV_ALGO");
+}
