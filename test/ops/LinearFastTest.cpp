@@ -110,6 +110,8 @@ TEST(LinearFast, MatchesReferenceOnEveryTierAndThreadCount) {
         {true, {5, 6}, {6, 4}, {1}, false, 1.0f, -1.0f, A::NONE},           // scalar C
         {true, {3, 13}, {70, 13}, {70}, true, 1.0f, 1.0f, A::CLIP},         // GEMV, K % 8 != 0
         {false, {2, 1, 1029}, {1029, 65}, {}, false, 1.0f, 1.0f, A::RELU},  // GEMV, 2 rows
+        {true, {1, 1280}, {1000, 1280}, {1000}, true, 1.0f, 1.0f, A::NONE}, // classifier head, many groups
+        {true, {3, 16}, {33, 16}, {33}, true, 1.0f, 1.0f, A::RELU},         // GEMV, 3 rows, K one block
     };
     const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < cases.size(); ++ci) {
@@ -129,7 +131,8 @@ TEST(LinearFast, MatchesReferenceOnEveryTierAndThreadCount) {
                     rows *= (size_t)t.a[d];
                 }
                 if (rows < 4) {
-                    EXPECT_EQ(fast.algo, "gemv") << "case " << ci;
+                    EXPECT_EQ(fast.algo, std::string("gemv ") + cpuCoreFunctionsFor((CPUTier)tier).packedConvName)
+                        << "case " << ci;
                 } else {
                     EXPECT_NE(fast.algo.find(cpuCoreFunctionsFor((CPUTier)tier).sgemmName), std::string::npos)
                         << "case " << ci << ": " << fast.algo;

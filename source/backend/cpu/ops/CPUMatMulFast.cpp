@@ -33,43 +33,38 @@ struct PackXJob {
         }
     }
 };
-// Few rows (M < kGemvRows): dot products of X's rows with W^T's rows (8 partial sums), outputs
-// [c * kGemvChunk, ...) per task.
+// Few rows (M < kGemvRows): the packed-layout tile kernel with the rows of X as its positions
+// (xPosStride K, input "blocks" of 16 consecutive features) and W^T packed per group of Q
+// 16-column blocks; task c runs group c into Y^T blocks [NB][M][16] in scratch.
 constexpr int kGemvRows = 4;
-constexpr int kGemvChunk = 64;
 struct GemvJob {
+    const CPUCoreFunctions* funcs;
     const float* x;
-    const float* wt;
-    const float* bias;
-    float* y;
-    int m, n, k;
-    GemmPost post;
+    const float* w;        // per group: [kBlocks][16][Qg * 16]
+    const int64_t* wOff;   // float offset of each group's weights
+    const float* bias;     // NB * 16
+    float* yt;             // [NB][M][16]
+    int m, k, groupBlocks, blocks;
+    const GemmPost* post;
     void operator()(int c) const {
-        const int n0 = c * kGemvChunk, n1 = std::min(n, n0 + kGemvChunk);
-        for (int i = 0; i < m; ++i) {
-            const float* xr = x + (int64_t)i * k;
-            for (int j = n0; j < n1; ++j) {
-                const float* wr = wt + (int64_t)j * k;
-                float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-                int q = 0;
-                for (; q + 8 <= k; q += 8) {
-                    for (int u = 0; u < 8; ++u) {
-                        acc[u] += wr[q + u] * xr[q + u];
-                    }
-                }
-                float v = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-                for (; q < k; ++q) {
-                    v += wr[q] * xr[q];
-                }
-                v += bias[j];
-                if (post.act == 1) {
-                    v = v > 0.0f ? v : 0.0f;
-                } else if (post.act == 2) {
-                    v = std::min(std::max(v, post.lo), post.hi);
-                }
-                y[(int64_t)i * n + j] = v;
-            }
-        }
+        PackedConvTile t;
+        const int32_t zero = 0;
+        t.x = x;
+        t.xPosStride = k;
+        t.xBlockStride = 16;
+        t.kBlocks = (k + 15) / 16;
+        t.kLast = k - (t.kBlocks - 1) * 16;
+        t.tapOff = &zero;
+        t.tapIdx = &zero;
+        const int b0 = c * groupBlocks;
+        t.Q = std::min(groupBlocks, blocks - b0);
+        t.w = w + wOff[c];
+        t.bias = bias + (int64_t)b0 * 16;
+        t.y = yt + (int64_t)b0 * m * 16;
+        t.yBlockStride = (int64_t)m * 16;
+        t.P = m;
+        t.post = post;
+        funcs->packedConv(&t);
     }
 };
 }  // namespace
@@ -123,8 +118,13 @@ public:
                 wt[(size_t)i * mK + q] = mAttrs.alpha * v;
             }
         }
-        mPackedA.assign((size_t)gemmPackedASize(*mFuncs, mN, mK), 0.0f);
-        gemmPackA(*mFuncs, wt.data(), mK, mN, mK, mPackedA.data());
+        // one packed copy of the weights, for the path this M takes (M comes back here on resize)
+        if (mM >= kGemvRows) {
+            mPackedA.assign((size_t)gemmPackedASize(*mFuncs, mN, mK), 0.0f);
+            gemmPackA(*mFuncs, wt.data(), mK, mN, mK, mPackedA.data());
+        } else {
+            std::vector<float>().swap(mPackedA);
+        }
         mBias.assign((size_t)((mN + mFuncs->mr - 1) / mFuncs->mr * mFuncs->mr), 0.0f);
         if (mAttrs.gemm && inputs.size() > 2 && inputs[2]) {
             const Tensor* c = inputs[2];
@@ -135,12 +135,19 @@ public:
             }
         }
         const size_t packB = (size_t)gemmPackedBSize(*mFuncs, mM, mK);
-        const size_t yt = mM == 1 ? 0 : (size_t)mN * mM;
+        size_t yt = mM == 1 ? 0 : (size_t)mN * mM;
+        if (mM < kGemvRows && mK > 0) {
+            packGemvWeights();
+            yt = (size_t)mBlocks * 16 * mM;
+        } else {
+            std::vector<float>().swap(mGemvW);
+        }
+        std::vector<float>().swap(mWt);
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (packB + yt + 16))) {
             return OUT_OF_MEMORY;
         }
         if (mM < kGemvRows) {
-            snprintf(mAlgo, sizeof(mAlgo), "gemv");
+            snprintf(mAlgo, sizeof(mAlgo), "gemv %s", mFuncs->packedConvName);
         } else {
             snprintf(mAlgo, sizeof(mAlgo), "gemm %s", mFuncs->sgemmName);
         }
@@ -151,17 +158,38 @@ public:
             return NO_ERROR;
         }
         if (mM < kGemvRows) {
+            float* y = outputs[0]->host<float>();
+            if (mK == 0) {
+                for (int i = 0; i < mM; ++i) {
+                    for (int j = 0; j < mN; ++j) {
+                        float v = mBias[(size_t)j];
+                        y[(int64_t)i * mN + j] = mPost.act == 1 ? std::max(v, 0.0f)
+                                                 : mPost.act == 2 ? std::min(std::max(v, mPost.lo), mPost.hi)
+                                                                  : v;
+                    }
+                }
+                return NO_ERROR;
+            }
+            float* yt = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
             GemvJob gemv;
+            gemv.funcs = mFuncs;
             gemv.x = inputs[0]->host<float>();
-            gemv.wt = mWt.data();
-            gemv.bias = mBias.data();
-            gemv.y = outputs[0]->host<float>();
+            gemv.w = mGemvW.data();
+            gemv.wOff = mGemvOff.data();
+            gemv.bias = mGemvBias.data();
+            gemv.yt = yt;
             gemv.m = mM;
-            gemv.n = mN;
             gemv.k = mK;
-            gemv.post = mPost;
-            const int chunks = (mN + kGemvChunk - 1) / kGemvChunk;
-            parallelFor(mPool, chunks, gemv);
+            gemv.groupBlocks = mFuncs->pcQMax;
+            gemv.blocks = mBlocks;
+            gemv.post = mPost.act ? &mPost : nullptr;
+            parallelFor(mPool, (int)mGemvOff.size(), gemv);
+            for (int i = 0; i < mM; ++i) {
+                float* yr = y + (int64_t)i * mN;
+                for (int j = 0; j < mN; ++j) {
+                    yr[j] = yt[((int64_t)(j / 16) * mM + i) * 16 + j % 16];
+                }
+            }
             return NO_ERROR;
         }
         float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
@@ -192,12 +220,35 @@ public:
     }
 
 private:
+    // W^T into the tile kernel's layout, per group of pcQMax 16-column blocks (zero padded)
+    void packGemvWeights() {
+        const int qMax = mFuncs->pcQMax;
+        const int kBlocks = (mK + 15) / 16;
+        mBlocks = (mN + 15) / 16;
+        mGemvOff.clear();
+        mGemvW.assign((size_t)kBlocks * 16 * mBlocks * 16, 0.0f);
+        int64_t off = 0;
+        for (int b0 = 0; b0 < mBlocks; b0 += qMax) {
+            const int q = std::min(qMax, mBlocks - b0);
+            mGemvOff.push_back(off);
+            for (int kk = 0; kk < mK; ++kk) {
+                for (int j = 0; j < q * 16 && b0 * 16 + j < mN; ++j) {
+                    mGemvW[(size_t)(off + (int64_t)kk * q * 16 + j)] = mWt[(size_t)(b0 * 16 + j) * mK + kk];
+                }
+            }
+            off += (int64_t)kBlocks * 16 * q * 16;
+        }
+        mGemvBias.assign((size_t)mBlocks * 16, 0.0f);
+        std::copy(mBias.begin(), mBias.begin() + mN, mGemvBias.begin());
+    }
+
     LinearAttrs mAttrs;
     GemmPost mPost;
     ThreadPool* mPool = nullptr;
     const CPUCoreFunctions* mFuncs = nullptr;
-    int mM = 0, mN = 0, mK = 0;
-    std::vector<float> mPackedA, mBias, mWt;
+    int mM = 0, mN = 0, mK = 0, mBlocks = 0;
+    std::vector<float> mPackedA, mBias, mWt, mGemvW, mGemvBias;
+    std::vector<int64_t> mGemvOff;
     char mAlgo[64];
 };
 
