@@ -215,12 +215,6 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
 // Native packed kernels not written yet for these ops: the adapter runs them. (Each is replaced by
 // a definition in its own file.)
 
-// -- convolution (dense: tile kernel; calls createPackedDepthwise / createPackedWinograd) --
-Execution* createPackedConvolution(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
-                                   Backend*) {
-    return nullptr;
-}
-
 // -- depthwise --
 Execution* createPackedDepthwise(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const ConvAttrs&,
                                  Backend*) {
