@@ -87,6 +87,11 @@ std::vector<PcCase> cases() {
         {1, 8, 19, 6, 7, 3, 3, 1, 2, {2, 4, 0, 1}, 1, A::CLIP},
         // 1x1 over a larger plane, 64 channels
         {1, 64, 64, 16, 15, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE},
+        // tall narrow planes and 7x7 (edge segments and narrow rows run down their columns), stride
+        // 2 x 1, dilation 2, SiLU through the column buffer
+        {1, 64, 40, 7, 7, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::SILU},
+        {1, 20, 24, 30, 4, 3, 3, 2, 1, {1, 1, 1, 1}, 1, A::RELU},
+        {2, 16, 17, 25, 5, 3, 3, 1, 1, {2, 2, 2, 2}, 2, A::HARD_SWISH},
     };
 }
 
@@ -137,7 +142,7 @@ TEST(ConvPacked, PackedInputAndOutputMatchReference) {
 
 TEST(ConvPacked, PlainInputOrPlainOutputMatchReference) {
     const auto all = cases();
-    for (size_t ci : {0, 2, 4, 7, 11, 12}) {
+    for (size_t ci : {0, 2, 4, 7, 11, 12, 17}) {
         checkCase(all[ci], 1, ci);
         checkCase(all[ci], 2, ci);
     }

@@ -22,13 +22,21 @@ namespace MNN {
 
 namespace {
 
-/** P output positions starting at output position yPos of an image, reading from input offset xOff */
+/**
+ * P output positions of an image: along a row (column == 0: positions yPos + p) or down a column
+ * (column == 1: positions yPos + p * ow, computed into a small buffer and copied out; used for the
+ * narrow edge segments, which would otherwise run as tiles of one or two positions).
+ */
 struct PcTileDesc {
     int64_t xOff;  // floats from the image's first block to the first in-bounds tap of position 0
     int32_t yPos;  // output position (oy * ow + ox) of position 0
     int32_t list;  // tap list
-    int32_t P;
+    int16_t P;
+    int16_t column;
 };
+
+/** floats of the per-task buffer of a column tile (pcPMax * pcQMax * 16 must fit) */
+constexpr int kColumnTileFloats = 1024;
 
 struct PcTapList {
     int32_t start;
@@ -69,19 +77,20 @@ struct PackedConvJob {
     const float* bias;
     int groups, outBlocks, qMax, tasks;
     int64_t total;  // batch * groups * tilesPerImage
-    int64_t xImage, yImage, xBlockStride, yBlockStride, xPosStride;
+    int64_t xImage, yImage, xBlockStride, yBlockStride;
+    int64_t xRowStride, xColStride;  // input floats between the positions of a row / column tile
+    int64_t ow;
     int kBlocks, kLast, tapsAll;
     const GemmPost* post;
     void operator()(int task) const {
         const int64_t i0 = total * task / tasks, i1 = total * (task + 1) / tasks;
         PackedConvTile t;
-        t.xPosStride = xPosStride;
         t.xBlockStride = xBlockStride;
         t.kBlocks = kBlocks;
         t.kLast = kLast;
         t.tapsAll = tapsAll;
-        t.yBlockStride = yBlockStride;
         t.accumulate = 0;
+        alignas(64) float column[kColumnTileFloats];
         t.post = post;
         for (int64_t i = i0; i < i1; ++i) {
             const int64_t ng = i / tilesPerImage;
@@ -95,10 +104,26 @@ struct PackedConvJob {
             t.taps = l.count;
             t.w = w + qb0 * wPerBlock;
             t.bias = bias + qb0 * kCpuPack;
-            t.y = y + n * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
+            float* yt = y + n * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
             t.P = d.P;
             t.Q = std::min(qMax, outBlocks - qb0);
+            if (!d.column) {
+                t.xPosStride = xRowStride;
+                t.y = yt;
+                t.yBlockStride = yBlockStride;
+                f->packedConv(&t);
+                continue;
+            }
+            t.xPosStride = xColStride;
+            t.y = column;
+            t.yBlockStride = (int64_t)d.P * kCpuPack;
             f->packedConv(&t);
+            for (int q = 0; q < t.Q; ++q) {
+                for (int p = 0; p < d.P; ++p) {
+                    memcpy(yt + q * yBlockStride + p * ow * kCpuPack, column + (q * d.P + p) * kCpuPack,
+                           sizeof(float) * kCpuPack);
+                }
+            }
         }
     }
 };
@@ -238,7 +263,9 @@ public:
         job.yImage = mOutImage;
         job.xBlockStride = inPlane * kCpuPack;
         job.yBlockStride = outPlane * kCpuPack;
-        job.xPosStride = mXPosStride;
+        job.xRowStride = mXRowStride;
+        job.xColStride = mXColStride;
+        job.ow = mGeom.output[1];
         job.kBlocks = inBlocks;
         job.kLast = mInChannels - (inBlocks - 1) * kCpuPack;
         job.tapsAll = mTapsAll;
@@ -308,7 +335,8 @@ private:
             ow = oh * ow;
             ih = oh = 1;
         }
-        mXPosStride = (int64_t)sw * kCpuPack;
+        mXRowStride = (int64_t)sw * kCpuPack;
+        mXColStride = (int64_t)sh * iw * kCpuPack;
         // rows: [ky0, ky1) per output row; classes of equal ranges
         std::vector<int> rowClass((size_t)oh);
         std::vector<std::pair<int, int>> rowRanges;
@@ -353,25 +381,32 @@ private:
                 mLists.push_back(l);
             }
         }
-        // tiles: each segment of each row in near-equal pieces of at most pcPMax positions
+        // tiles: per run of rows of one class, each segment in near-equal pieces of at most pcPMax
+        // positions, along its rows or (narrow edge segments) down its columns, whichever gives the
+        // larger tiles
         const int pMax = mFuncs->pcPMax;
+        const bool columnsFit = pMax * mFuncs->pcQMax * kCpuPack <= kColumnTileFloats;
+        auto avgTile = [&](int len) { return (double)len / ((len + pMax - 1) / pMax); };
         mTiles.clear();
-        for (int oy = 0; oy < oh; ++oy) {
-            const int rc = rowClass[(size_t)oy];
+        for (int oyA = 0; oyA < oh;) {
+            const int rc = rowClass[(size_t)oyA];
+            int oyB = oyA + 1;
+            while (oyB < oh && rowClass[(size_t)oyB] == rc) {
+                ++oyB;
+            }
             const int ky0 = rowRanges[(size_t)rc].first;
             for (size_t si = 0; si < segs.size(); ++si) {
                 const Seg& s = segs[si];
                 const int list = rc * (int)segs.size() + (int)si;
                 const bool empty = mLists[(size_t)list].count == 0;
-                const int len = s.ox1 - s.ox0;
-                const int pieces = (len + pMax - 1) / pMax;
-                int ox = s.ox0;
-                for (int k = 0; k < pieces; ++k) {
-                    const int P = len / pieces + (k < len % pieces ? 1 : 0);
+                const int width = s.ox1 - s.ox0, height = oyB - oyA;
+                const bool column = columnsFit && avgTile(height) > avgTile(width);
+                auto emit = [&](int oy, int ox, int P) {
                     PcTileDesc d;
                     d.yPos = (int32_t)((int64_t)oy * ow + ox);
                     d.list = list;
-                    d.P = P;
+                    d.P = (int16_t)P;
+                    d.column = column ? 1 : 0;
                     d.xOff = 0;
                     if (!empty) {
                         const int64_t iy = (int64_t)oy * sh - pt + (int64_t)ky0 * dh;
@@ -379,9 +414,23 @@ private:
                         d.xOff = (iy * iw + ix) * kCpuPack;
                     }
                     mTiles.push_back(d);
-                    ox += P;
+                };
+                const int len = column ? height : width;
+                const int pieces = (len + pMax - 1) / pMax;
+                for (int a = column ? s.ox0 : oyA; a < (column ? s.ox1 : oyB); ++a) {
+                    int b = column ? oyA : s.ox0;
+                    for (int k = 0; k < pieces; ++k) {
+                        const int P = len / pieces + (k < len % pieces ? 1 : 0);
+                        if (column) {
+                            emit(b, a, P);
+                        } else {
+                            emit(a, b, P);
+                        }
+                        b += P;
+                    }
                 }
             }
+            oyA = oyB;
         }
     }
 
@@ -392,7 +441,7 @@ private:
     WindowGeometry mGeom;
     int mInChannels = 0, mOutChannels = 0, mTapsAll = 1, mBatch = 0, mTasks = 1;
     bool mInPacked = true, mOutPacked = true;
-    int64_t mInImage = 0, mOutImage = 0, mXPosStride = kCpuPack;
+    int64_t mInImage = 0, mOutImage = 0, mXRowStride = kCpuPack, mXColStride = 0;
     std::vector<float> mWeights, mBias;
     std::vector<PcTileDesc> mTiles;
     std::vector<PcTapList> mLists;
