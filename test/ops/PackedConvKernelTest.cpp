@@ -179,9 +179,9 @@ TEST(PackedConvKernel, EveryTierMatchesPlainLoops) {
                             c.act = (P + kLast + accumulate + xs / 16) % 4;
                             const unsigned seed = (unsigned)(P * 1000 + Q * 100 + kLast * 4 + xs / 16 + accumulate);
                             const std::string err = checkTile(f, c, seed);
-                            ASSERT_EQ(err, "") << f.packedConvName << " P " << P << " Q " << Q << " kLast " << kLast
-                                               << " kBlocks " << c.kBlocks << " xs " << xs << " acc " << accumulate
-                                               << " act " << c.act;
+                            ASSERT_EQ(err, "")
+                                << f.packedConvName << " P " << P << " Q " << Q << " kLast " << kLast << " kBlocks "
+                                << c.kBlocks << " xs " << xs << " acc " << accumulate << " act " << c.act;
                             ++cases;
                         }
                     }

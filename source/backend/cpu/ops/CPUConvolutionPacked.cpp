@@ -201,8 +201,7 @@ public:
         const double inPlane = (double)ih * iw, outPlane = (double)oh * ow;
         const double span = ((double)(kh - 1) * mGeom.dilations[0] * iw + (double)(kw - 1) * mGeom.dilations[1]);
         if (outPlane > 2147483647.0 || span * kCpuPack > 2147483647.0 || inPlane > 1e15) {
-            MNN_ERROR("Convolution: output plane of %.0f or window span of %.0f positions too large\n", outPlane,
-                      span);
+            MNN_ERROR("Convolution: output plane of %.0f or window span of %.0f positions too large\n", outPlane, span);
             return INVALID_VALUE;
         }
         planTiles();
@@ -215,7 +214,8 @@ public:
         const int64_t total = (int64_t)mBatch * groups * (int64_t)mTiles.size();
         const double macs = (double)mBatch * outPlane * outBlocks * kCpuPack * mInChannels * kh * kw;
         const int64_t byWork = (int64_t)(macs / (1 << 17)) + 1;
-        mTasks = (int)std::max<int64_t>(1, std::min<int64_t>({total, (int64_t)(threads > 1 ? 4 * threads : 1), byWork}));
+        mTasks =
+            (int)std::max<int64_t>(1, std::min<int64_t>({total, (int64_t)(threads > 1 ? 4 * threads : 1), byWork}));
         size_t scratch = 0;
         if (!mInPacked) {
             scratch += (size_t)(mBatch * mInImage) * sizeof(float);
@@ -372,8 +372,8 @@ private:
                 PcTapList l{(int32_t)mTapOff.size(), 0};
                 for (int ky = r.first; ky < r.second; ++ky) {
                     for (int kx = s.kx0; kx < s.kx1; ++kx) {
-                        mTapOff.push_back((int32_t)((((int64_t)(ky - r.first) * dh * iw) + (int64_t)(kx - s.kx0) * dw) *
-                                                    kCpuPack));
+                        mTapOff.push_back(
+                            (int32_t)((((int64_t)(ky - r.first) * dh * iw) + (int64_t)(kx - s.kx0) * dw) * kCpuPack));
                         mTapIdx.push_back(ky * kw + kx);
                         ++l.count;
                     }
