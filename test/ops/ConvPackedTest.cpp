@@ -92,6 +92,10 @@ std::vector<PcCase> cases() {
         {1, 64, 40, 7, 7, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::SILU},
         {1, 20, 24, 30, 4, 3, 3, 2, 1, {1, 1, 1, 1}, 1, A::RELU},
         {2, 16, 17, 25, 5, 3, 3, 1, 1, {2, 2, 2, 2}, 2, A::HARD_SWISH},
+        // inputs over 256 KB per image: tiles run in chunks, all output-block groups per chunk (the
+        // last chunk shorter)
+        {1, 64, 64, 40, 40, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::RELU},
+        {2, 32, 48, 48, 47, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::NONE},
     };
 }
 

@@ -35,6 +35,9 @@ struct PcTileDesc {
     int16_t column;
 };
 
+/** input bytes of one image per chunk of tiles (L2 share) */
+constexpr double kChunkInputBytes = 256.0 * 1024.0;
+
 /** floats of the per-task buffer of a column tile (pcPMax * pcQMax * 16 must fit) */
 constexpr int kColumnTileFloats = 1024;
 
@@ -76,7 +79,10 @@ struct PackedConvJob {
     int64_t wPerBlock;  // packed weight floats per output block
     const float* bias;
     int groups, outBlocks, qMax, tasks;
-    int64_t total;  // batch * groups * tilesPerImage
+    // work index = ((image * chunks + chunk) * groups + group) * chunkTiles + tile in chunk: all
+    // output-block groups of a chunk of tiles run back to back while its input is in cache
+    int64_t chunks, chunkTiles;
+    int64_t total;  // batch * chunks * groups * chunkTiles
     int64_t xImage, yImage, xBlockStride, yBlockStride;
     int64_t xRowStride, xColStride;  // input floats between the positions of a row / column tile
     int64_t ow;
@@ -92,19 +98,38 @@ struct PackedConvJob {
         t.accumulate = 0;
         alignas(64) float column[kColumnTileFloats];
         t.post = post;
+        int64_t inChunk = i0 % chunkTiles, r = i0 / chunkTiles;
+        int g = (int)(r % groups);
+        r /= groups;
+        int64_t c = r % chunks;
+        int n = (int)(r / chunks);
         for (int64_t i = i0; i < i1; ++i) {
-            const int64_t ng = i / tilesPerImage;
-            const PcTileDesc& d = tiles[i - ng * tilesPerImage];
-            const int n = (int)(ng / groups), g = (int)(ng % groups);
-            const int qb0 = g * qMax;
+            const int64_t tile = c * chunkTiles + inChunk;
+            const int gi = g;
+            const int ni = n;
+            if (++inChunk == chunkTiles) {
+                inChunk = 0;
+                if (++g == groups) {
+                    g = 0;
+                    if (++c == chunks) {
+                        c = 0;
+                        ++n;
+                    }
+                }
+            }
+            if (tile >= tilesPerImage) {
+                continue;  // the last chunk's unused slots
+            }
+            const PcTileDesc& d = tiles[tile];
+            const int qb0 = gi * qMax;
             const PcTapList& l = lists[d.list];
-            t.x = x + n * xImage + d.xOff;
+            t.x = x + ni * xImage + d.xOff;
             t.tapOff = tapOff + l.start;
             t.tapIdx = tapIdx + l.start;
             t.taps = l.count;
             t.w = w + qb0 * wPerBlock;
             t.bias = bias + qb0 * kCpuPack;
-            float* yt = y + n * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
+            float* yt = y + ni * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
             t.P = d.P;
             t.Q = std::min(qMax, outBlocks - qb0);
             if (!d.column) {
@@ -208,10 +233,21 @@ public:
         const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
         mInImage = (int64_t)inBlocks * ih * iw * kCpuPack;
         mOutImage = (int64_t)outBlocks * oh * ow * kCpuPack;
-        // tasks: contiguous ranges of (image, output-block group, tile), each with enough work
+        // tasks: contiguous ranges of the work index (image, chunk, group, tile), each with enough work
         const int threads = mPool ? mPool->threads() : 1;
         const int groups = (outBlocks + mFuncs->pcQMax - 1) / mFuncs->pcQMax;
-        const int64_t total = (int64_t)mBatch * groups * (int64_t)mTiles.size();
+        // chunks of tiles whose input fits in L2 when re-reading the weights per chunk moves fewer
+        // bytes than re-reading the input per output-block group
+        const int64_t tiles = (int64_t)mTiles.size();
+        const double xBytes = (double)mInImage * sizeof(float);
+        const double wBytes = (double)mWeights.size() * sizeof(float);
+        int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(tiles, (int64_t)(xBytes / kChunkInputBytes) + 1));
+        if (groups == 1 || xBytes + chunks * wBytes >= groups * xBytes + wBytes) {
+            chunks = 1;
+        }
+        mChunkTiles = std::max<int64_t>(1, (tiles + chunks - 1) / chunks);
+        mChunks = std::max<int64_t>(1, (tiles + mChunkTiles - 1) / mChunkTiles);
+        const int64_t total = (int64_t)mBatch * groups * mChunks * mChunkTiles;
         const double macs = (double)mBatch * outPlane * outBlocks * kCpuPack * mInChannels * kh * kw;
         const int64_t byWork = (int64_t)(macs / (1 << 17)) + 1;
         mTasks =
@@ -258,7 +294,9 @@ public:
         job.outBlocks = outBlocks;
         job.groups = (outBlocks + job.qMax - 1) / job.qMax;
         job.tasks = mTasks;
-        job.total = (int64_t)mBatch * job.groups * job.tilesPerImage;
+        job.chunks = mChunks;
+        job.chunkTiles = mChunkTiles;
+        job.total = (int64_t)mBatch * job.groups * mChunks * mChunkTiles;
         job.xImage = mInImage;
         job.yImage = mOutImage;
         job.xBlockStride = inPlane * kCpuPack;
@@ -441,6 +479,7 @@ private:
     WindowGeometry mGeom;
     int mInChannels = 0, mOutChannels = 0, mTapsAll = 1, mBatch = 0, mTasks = 1;
     bool mInPacked = true, mOutPacked = true;
+    int64_t mChunks = 1, mChunkTiles = 1;
     int64_t mInImage = 0, mOutImage = 0, mXRowStride = kCpuPack, mXColStride = 0;
     std::vector<float> mWeights, mBias;
     std::vector<PcTileDesc> mTiles;
