@@ -3,8 +3,11 @@
 // resnet18 / resnet50 (C = M, H = W) and two inception_v3 layers, 1 and 2 threads. Reports the
 // effective GFLOP/s (2 * M * C * 9 * OH * OW per run, the direct convolution's count) and, in
 // the label, the algorithm the session ran. Also the engine's own choice ("auto").
+// BM_ConvLayout: one convolution between two 1x1 convs (so that its input and output are packed
+// with MNN_LAYOUT=packed), timed alone through the session's per-op callbacks, packed against plain.
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
+#include <chrono>
 #include <memory>
 #include <random>
 #include <string>
@@ -80,4 +83,93 @@ static void shapes(benchmark::internal::Benchmark* bm) {
     bm->ArgNames({"algo", "C", "M", "HW", "threads"})->UseRealTime()->Unit(benchmark::kMicrosecond);
 }
 BENCHMARK(BM_Conv3x3)->Apply(shapes);
+
+static void addConvOp(ModelBuilder& mb, const std::string& name, const std::string& in, const std::string& out, int c,
+                      int m, int k, int stride, std::mt19937& gen) {
+    std::uniform_real_distribution<float> d(-0.5f, 0.5f);
+    std::vector<float> w((size_t)m * c * k * k), b((size_t)m);
+    for (auto& v : w)
+        v = d(gen);
+    for (auto& v : b)
+        v = d(gen);
+    mb.constant(name + "_w", {m, c, k, k}, w);
+    mb.constant(name + "_b", {m}, b);
+    auto op = mb.op(Schema::OpType::Convolution, name, {in, name + "_w", name + "_b"}, {out});
+    Schema::ConvParamT p;
+    p.kernel = {k, k};
+    p.strides = {stride, stride};
+    p.pads = {k / 2, k / 2, k / 2, k / 2};
+    p.activation = Schema::FusedActivation::RELU;
+    op->param.Set(p);
+}
+
+static void BM_ConvLayout(benchmark::State& state) {
+    const bool packed = state.range(0) != 0;
+    const int c = (int)state.range(1), m = (int)state.range(2), hw = (int)state.range(3);
+    const int k = (int)state.range(4), stride = (int)state.range(5), threads = (int)state.range(6);
+    std::mt19937 gen(3);
+    ModelBuilder mb;
+    mb.input("x", {1, c, hw, hw});
+    addConvOp(mb, "a", "x", "t1", c, c, 1, 1, gen);
+    addConvOp(mb, "conv", "t1", "t2", c, m, k, stride, gen);
+    addConvOp(mb, "b", "t2", "y", m, 8, 1, 1, gen);
+    mb.output("y");
+    auto model = mb.finish();
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    config.numThread = threads;
+    BackendConfig bc;
+    bc.precision = BackendConfig::Precision_Normal;
+    config.backendConfig = &bc;
+    setenv("MNN_LAYOUT", packed ? "packed" : "plain", 1);
+    setenv("MNN_CONV_ALGO", "gemm", 1);  // the direct / im2col kernels, no Winograd
+    auto session = net->createSession(config);
+    unsetenv("MNN_LAYOUT");
+    unsetenv("MNN_CONV_ALGO");
+    if (!session) {
+        state.SkipWithError("createSession failed");
+        return;
+    }
+    std::vector<float> x((size_t)c * hw * hw, 0.25f);
+    auto xt = makeTensor({1, c, hw, hw}, x);
+    net->getSessionInput(session, "x")->copyFromHostTensor(xt.get());
+    std::chrono::steady_clock::time_point t0;
+    double seconds = 0.0;
+    TensorCallBackWithInfo before = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
+        if (info->name() == "conv") {
+            t0 = std::chrono::steady_clock::now();
+        }
+        return true;
+    };
+    TensorCallBackWithInfo after = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
+        if (info->name() == "conv") {
+            seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
+        return true;
+    };
+    for (auto _ : state) {
+        net->runSessionWithCallBackInfo(session, before, after);
+        state.SetIterationTime(seconds);
+    }
+    const char* a = SessionIntrospect::algorithmOf(session, "conv");
+    state.SetLabel(std::string(packed ? "packed" : "plain") + ": " + (a ? a : "?"));
+    const double oh = (hw + stride - 1) / stride;
+    state.counters["GFLOP/s"] = benchmark::Counter(2.0 * m * c * k * k * oh * oh * state.iterations(),
+                                                   benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+}
+
+static void layoutShapes(benchmark::internal::Benchmark* bm) {
+    // C, M, HW, k, stride: resnet 1x1 / 3x3 layers, a stride-2 3x3, a mobilenet-like 1x1
+    const int s[][5] = {{64, 64, 56, 3, 1},  {128, 128, 28, 3, 1}, {256, 256, 14, 3, 1}, {64, 256, 56, 1, 1},
+                        {256, 64, 56, 1, 1}, {128, 128, 56, 3, 2}, {96, 24, 56, 1, 1}};
+    for (int packed : {0, 1}) {
+        for (auto& e : s) {
+            for (int t : {1, 2}) {
+                bm->Args({packed, e[0], e[1], e[2], e[3], e[4], t});
+            }
+        }
+    }
+    bm->ArgNames({"packed", "C", "M", "HW", "k", "s", "threads"})->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_ConvLayout)->Apply(layoutShapes);
 BENCHMARK_MAIN();

@@ -142,6 +142,10 @@ static void fillTables() {
             f.mr = 4;
             f.nr = 8;
             f.sgemm = sgemm_4x8__sse41;
+            f.packedConv = pconv_3x16__sse41;
+            f.packedConvName = "pconv_3x16__sse41";
+            f.pcPMax = 3;
+            f.pcQMax = 1;
         } else if (t == (int)CPUTier::AVX2) {
             f.unaryF32 = unary_f32__avx2;
             f.binaryF32 = binary_f32__avx2;
@@ -161,6 +165,10 @@ static void fillTables() {
             f.mr = 4;
             f.nr = 24;
             f.sgemm = sgemm_4x24__avx2;
+            f.packedConv = pconv_6x16__avx2;
+            f.packedConvName = "pconv_6x16__avx2";
+            f.pcPMax = 6;
+            f.pcQMax = 1;
         } else {
             f.unaryF32 = unary_f32__avx512;
             f.binaryF32 = binary_f32__avx512;
@@ -180,6 +188,10 @@ static void fillTables() {
             f.mr = 8;
             f.nr = 32;
             f.sgemm = sgemm_8x32__avx512;
+            f.packedConv = pconv_14x32__avx512;
+            f.packedConvName = "pconv_14x32__avx512";
+            f.pcPMax = 14;
+            f.pcQMax = 2;
         }
     }
 #endif

@@ -255,6 +255,9 @@ void sgemm_4x24__avx2(int64_t k, const float* a, const float* b, float* c, int64
                       int accumulate, const GemmPost* post);
 void sgemm_8x32__avx512(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
                         int accumulate, const GemmPost* post);
+void pconv_3x16__sse41(const PackedConvTile* tile);
+void pconv_6x16__avx2(const PackedConvTile* tile);
+void pconv_14x32__avx512(const PackedConvTile* tile);
 #endif
 
 } // namespace MNN

@@ -280,19 +280,6 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
 // Native packed kernels not written yet for these ops: the adapter runs them. (Each is replaced by
 // a definition in its own file.)
 
-// -- convolution (dense: tile kernel; calls createPackedDepthwise / createPackedWinograd) --
-// TEMPORARY (branch pwino): only the Winograd for group-1 convolutions, until the direct packed
-// convolution's factory replaces this
-Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
-                                   const Schema::Op* op, Backend* backend) {
-    ConvAttrs attrs;
-    attrs.load(op->param_as_ConvParam());
-    if (attrs.group != 1) {
-        return nullptr;
-    }
-    return createPackedWinograd(inputs, outputs, attrs, backend);
-}
-
 // -- depthwise --
 Execution* createPackedDepthwise(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const ConvAttrs&,
                                  Backend*) {

@@ -1,0 +1,528 @@
+// Direct 2-D convolution on the packed layout NC16HW16 (PackedLayout.hpp) with the table's register
+// tile (PackedConvTile): weights are packed once per group of Q output blocks; every output row is
+// split into column segments whose set of in-bounds taps is constant (left edge, interior, right
+// edge), each segment into tiles of up to pcPMax positions that read the input in place (no im2col,
+// no padded planes). A plain input is packed into scratch first, a plain output is computed into
+// scratch and unpacked. Depthwise and Winograd have their own packed Executions.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
+#include <string>
+#include <vector>
+#include "CPUPackedOps.hpp"
+#include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/CPUOpUtils.hpp"
+#include "backend/cpu/PackedLayout.hpp"
+#include "core/Macro.hpp"
+#include "core/TensorUtils.hpp"
+
+namespace MNN {
+
+namespace {
+
+/**
+ * P output positions of an image: along a row (column == 0: positions yPos + p) or down a column
+ * (column == 1: positions yPos + p * ow, computed into a small buffer and copied out; used for the
+ * narrow edge segments, which would otherwise run as tiles of one or two positions).
+ */
+struct PcTileDesc {
+    int64_t xOff;  // floats from the image's first block to the first in-bounds tap of position 0
+    int32_t yPos;  // output position (oy * ow + ox) of position 0
+    int32_t list;  // tap list
+    int16_t P;
+    int16_t column;
+};
+
+/** input bytes of one image per chunk of tiles (L2 share) */
+constexpr double kChunkInputBytes = 256.0 * 1024.0;
+
+/** floats of the per-task buffer of a column tile (pcPMax * pcQMax * 16 must fit) */
+constexpr int kColumnTileFloats = 1024;
+
+struct PcTapList {
+    int32_t start;
+    int32_t count;
+};
+
+/** NCHW <-> NC16HW16 of one (image, block) per index */
+struct RepackJob {
+    const float* src;
+    float* dst;
+    int channels, blocks;
+    int64_t plane;
+    bool pack;
+    void operator()(int i) const {
+        const int n = i / blocks, b = i % blocks;
+        const int lanes = std::min(kCpuPack, channels - b * kCpuPack);
+        const int64_t plainOff = ((int64_t)n * channels + (int64_t)b * kCpuPack) * plane;
+        const int64_t packedOff = ((int64_t)n * blocks + b) * plane * kCpuPack;
+        if (pack) {
+            packNC16(src + plainOff, dst + packedOff, 1, lanes, plane);
+        } else {
+            unpackNC16(src + packedOff, dst + plainOff, 1, lanes, plane);
+        }
+    }
+};
+
+struct PackedConvJob {
+    const CPUCoreFunctions* f;
+    const float* x;
+    float* y;
+    const PcTileDesc* tiles;
+    int64_t tilesPerImage;
+    const int32_t* tapOff;
+    const int32_t* tapIdx;
+    const PcTapList* lists;
+    const float* w;
+    int64_t wPerBlock;  // packed weight floats per output block
+    const float* bias;
+    int groups, outBlocks, qMax, tasks;
+    // work index = ((image * chunks + chunk) * groups + group) * chunkTiles + tile in chunk: all
+    // output-block groups of a chunk of tiles run back to back while its input is in cache
+    int64_t chunks, chunkTiles;
+    int64_t total;  // batch * chunks * groups * chunkTiles
+    int64_t xImage, yImage, xBlockStride, yBlockStride;
+    int64_t xRowStride, xColStride;  // input floats between the positions of a row / column tile
+    int64_t ow;
+    int kBlocks, kLast, tapsAll;
+    const GemmPost* post;
+    void operator()(int task) const {
+        const int64_t i0 = total * task / tasks, i1 = total * (task + 1) / tasks;
+        PackedConvTile t;
+        t.xBlockStride = xBlockStride;
+        t.kBlocks = kBlocks;
+        t.kLast = kLast;
+        t.tapsAll = tapsAll;
+        t.accumulate = 0;
+        alignas(64) float column[kColumnTileFloats];
+        t.post = post;
+        int64_t inChunk = i0 % chunkTiles, r = i0 / chunkTiles;
+        int g = (int)(r % groups);
+        r /= groups;
+        int64_t c = r % chunks;
+        int n = (int)(r / chunks);
+        for (int64_t i = i0; i < i1; ++i) {
+            const int64_t tile = c * chunkTiles + inChunk;
+            const int gi = g;
+            const int ni = n;
+            if (++inChunk == chunkTiles) {
+                inChunk = 0;
+                if (++g == groups) {
+                    g = 0;
+                    if (++c == chunks) {
+                        c = 0;
+                        ++n;
+                    }
+                }
+            }
+            if (tile >= tilesPerImage) {
+                continue;  // the last chunk's unused slots
+            }
+            const PcTileDesc& d = tiles[tile];
+            const int qb0 = gi * qMax;
+            const PcTapList& l = lists[d.list];
+            t.x = x + ni * xImage + d.xOff;
+            t.tapOff = tapOff + l.start;
+            t.tapIdx = tapIdx + l.start;
+            t.taps = l.count;
+            t.w = w + qb0 * wPerBlock;
+            t.bias = bias + qb0 * kCpuPack;
+            float* yt = y + ni * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
+            t.P = d.P;
+            t.Q = std::min(qMax, outBlocks - qb0);
+            if (!d.column) {
+                t.xPosStride = xRowStride;
+                t.y = yt;
+                t.yBlockStride = yBlockStride;
+                f->packedConv(&t);
+                continue;
+            }
+            t.xPosStride = xColStride;
+            t.y = column;
+            t.yBlockStride = (int64_t)d.P * kCpuPack;
+            f->packedConv(&t);
+            for (int q = 0; q < t.Q; ++q) {
+                for (int p = 0; p < d.P; ++p) {
+                    memcpy(yt + q * yBlockStride + p * ow * kCpuPack, column + (q * d.P + p) * kCpuPack,
+                           sizeof(float) * kCpuPack);
+                }
+            }
+        }
+    }
+};
+
+/** [lo, hi) of window taps k (< kernel) with begin + k * dil inside [0, extent) */
+void validTaps(int64_t begin, int kernel, int dil, int extent, int* lo, int* hi) {
+    int a = 0;
+    if (begin < 0) {
+        a = (int)std::min<int64_t>(kernel, (-begin + dil - 1) / dil);
+    }
+    int b = 0;
+    if (begin < extent) {
+        b = (int)std::min<int64_t>(kernel, (extent - 1 - begin) / dil + 1);
+    }
+    *lo = a;
+    *hi = std::max(a, b);
+}
+
+}  // namespace
+
+class CPUConvolutionPacked : public Execution {
+public:
+    CPUConvolutionPacked(Backend* b, const ConvAttrs& attrs, const Tensor* weight, const Tensor* bias)
+        : Execution(b), mAttrs(attrs) {
+        if (attrs.activation == Schema::FusedActivation::RELU) {
+            mPost.act = 1;
+        } else if (attrs.activation == Schema::FusedActivation::CLIP) {
+            mPost.act = 2;
+            mPost.lo = attrs.clipMin;
+            mPost.hi = attrs.clipMax;
+        } else if (attrs.activation == Schema::FusedActivation::SILU) {
+            mPost.act = 3;
+            mPost.unaryOp = (int)VecUnaryOp::SILU;
+        } else if (attrs.activation == Schema::FusedActivation::HARD_SWISH) {
+            mPost.act = 3;
+            mPost.unaryOp = (int)VecUnaryOp::HARD_SWISH;
+        }
+        mPool = static_cast<CPUBackend*>(b)->threadPool();
+        packWeights(cpuCoreFunctions(), weight, bias);
+        snprintf(mAlgo, sizeof(mAlgo), "packed %s", mFuncs->packedConvName);
+    }
+
+    const char* algorithm() const override {
+        return mAlgo;
+    }
+
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        std::vector<int> biasShape;
+        const bool hasBias = inputs.size() > 2 && inputs[2];
+        if (hasBias) {
+            biasShape = TensorUtils::shape(inputs[2]);
+        }
+        std::string err;
+        int outChannels = 0;
+        if (!resolveConv(mAttrs, false, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]),
+                         hasBias ? &biasShape : nullptr, &mGeom, &outChannels, &err)) {
+            MNN_ERROR("Convolution: %s\n", err.c_str());
+            return INVALID_VALUE;
+        }
+        if (mGeom.input.size() != 2 || outChannels != mOutChannels || inputs[0]->length(1) != mInChannels) {
+            MNN_ERROR("Convolution: packed kernel needs 2-D input of %d channels, got %s\n", mInChannels,
+                      TensorUtils::shapeString(inputs[0]).c_str());
+            return NOT_SUPPORT;
+        }
+        if (&cpuCoreFunctions() != mFuncs) {
+            packWeights(cpuCoreFunctions(), inputs[1], hasBias ? inputs[2] : nullptr);
+        }
+        mPost.unary = mFuncs->unaryF32;
+        snprintf(mAlgo, sizeof(mAlgo), "packed %s", mFuncs->packedConvName);
+        mInPacked = isCpuPacked(inputs[0]);
+        mOutPacked = isCpuPacked(outputs[0]);
+        mBatch = inputs[0]->length(0);
+        const int ih = mGeom.input[0], iw = mGeom.input[1], oh = mGeom.output[0], ow = mGeom.output[1];
+        const int kh = mGeom.kernel[0], kw = mGeom.kernel[1];
+        const double inPlane = (double)ih * iw, outPlane = (double)oh * ow;
+        const double span = ((double)(kh - 1) * mGeom.dilations[0] * iw + (double)(kw - 1) * mGeom.dilations[1]);
+        if (outPlane > 2147483647.0 || span * kCpuPack > 2147483647.0 || inPlane > 1e15) {
+            MNN_ERROR("Convolution: output plane of %.0f or window span of %.0f positions too large\n", outPlane, span);
+            return INVALID_VALUE;
+        }
+        planTiles();
+        const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
+        mInImage = (int64_t)inBlocks * ih * iw * kCpuPack;
+        mOutImage = (int64_t)outBlocks * oh * ow * kCpuPack;
+        // tasks: contiguous ranges of the work index (image, chunk, group, tile), each with enough work
+        const int threads = mPool ? mPool->threads() : 1;
+        const int groups = (outBlocks + mFuncs->pcQMax - 1) / mFuncs->pcQMax;
+        // chunks of tiles whose input fits in L2 when re-reading the weights per chunk moves fewer
+        // bytes than re-reading the input per output-block group
+        const int64_t tiles = (int64_t)mTiles.size();
+        const double xBytes = (double)mInImage * sizeof(float);
+        const double wBytes = (double)mWeights.size() * sizeof(float);
+        int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(tiles, (int64_t)(xBytes / kChunkInputBytes) + 1));
+        if (groups == 1 || xBytes + chunks * wBytes >= groups * xBytes + wBytes) {
+            chunks = 1;
+        }
+        mChunkTiles = std::max<int64_t>(1, (tiles + chunks - 1) / chunks);
+        mChunks = std::max<int64_t>(1, (tiles + mChunkTiles - 1) / mChunkTiles);
+        const int64_t total = (int64_t)mBatch * groups * mChunks * mChunkTiles;
+        const double macs = (double)mBatch * outPlane * outBlocks * kCpuPack * mInChannels * kh * kw;
+        const int64_t byWork = (int64_t)(macs / (1 << 17)) + 1;
+        mTasks =
+            (int)std::max<int64_t>(1, std::min<int64_t>({total, (int64_t)(threads > 1 ? 4 * threads : 1), byWork}));
+        size_t scratch = 0;
+        if (!mInPacked) {
+            scratch += (size_t)(mBatch * mInImage) * sizeof(float);
+        }
+        if (!mOutPacked) {
+            scratch += (size_t)(mBatch * mOutImage) * sizeof(float);
+        }
+        if (scratch && !static_cast<CPUBackend*>(backend())->reserveScratch(scratch)) {
+            return OUT_OF_MEMORY;
+        }
+        return NO_ERROR;
+    }
+
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
+        const int64_t inPlane = (int64_t)mGeom.input[0] * mGeom.input[1];
+        const int64_t outPlane = (int64_t)mGeom.output[0] * mGeom.output[1];
+        float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
+        const float* x = inputs[0]->host<float>();
+        if (!mInPacked) {
+            RepackJob pack{x, scratch, mInChannels, inBlocks, inPlane, true};
+            parallelFor(mPool, mBatch * inBlocks, pack);
+            x = scratch;
+            scratch += mBatch * mInImage;
+        }
+        float* y = mOutPacked ? outputs[0]->host<float>() : scratch;
+        PackedConvJob job;
+        job.f = mFuncs;
+        job.x = x;
+        job.y = y;
+        job.tiles = mTiles.data();
+        job.tilesPerImage = (int64_t)mTiles.size();
+        job.tapOff = mTapOff.data();
+        job.tapIdx = mTapIdx.data();
+        job.lists = mLists.data();
+        job.w = mWeights.data();
+        job.wPerBlock = (int64_t)inBlocks * mTapsAll * kCpuPack * kCpuPack;
+        job.bias = mBias.data();
+        job.qMax = mFuncs->pcQMax;
+        job.outBlocks = outBlocks;
+        job.groups = (outBlocks + job.qMax - 1) / job.qMax;
+        job.tasks = mTasks;
+        job.chunks = mChunks;
+        job.chunkTiles = mChunkTiles;
+        job.total = (int64_t)mBatch * job.groups * mChunks * mChunkTiles;
+        job.xImage = mInImage;
+        job.yImage = mOutImage;
+        job.xBlockStride = inPlane * kCpuPack;
+        job.yBlockStride = outPlane * kCpuPack;
+        job.xRowStride = mXRowStride;
+        job.xColStride = mXColStride;
+        job.ow = mGeom.output[1];
+        job.kBlocks = inBlocks;
+        job.kLast = mInChannels - (inBlocks - 1) * kCpuPack;
+        job.tapsAll = mTapsAll;
+        job.post = mPost.act ? &mPost : nullptr;
+        if (job.total > 0) {
+            parallelFor(mPool, mTasks, job);
+        }
+        if (!mOutPacked) {
+            RepackJob unpack{y, outputs[0]->host<float>(), mOutChannels, outBlocks, outPlane, false};
+            parallelFor(mPool, mBatch * outBlocks, unpack);
+        }
+        return NO_ERROR;
+    }
+
+private:
+    /**
+     * Weights [M, C, kh, kw] -> per group of Q = min(pcQMax, blocks left) output blocks (starting at
+     * block qb0, qb0 * wPerBlock floats in): [kb][tap][i < 16][q < Q][l < 16], zero past M and C.
+     */
+    void packWeights(const CPUCoreFunctions& f, const Tensor* weight, const Tensor* bias) {
+        mFuncs = &f;
+        mOutChannels = weight->length(0);
+        mInChannels = weight->length(1);
+        mTapsAll = weight->length(2) * weight->length(3);
+        const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
+        const int64_t wPerBlock = (int64_t)inBlocks * mTapsAll * kCpuPack * kCpuPack;
+        mWeights.assign((size_t)(wPerBlock * outBlocks), 0.0f);
+        const float* w = weight->host<float>();
+        for (int qb0 = 0; qb0 < outBlocks; qb0 += f.pcQMax) {
+            const int Q = std::min(f.pcQMax, outBlocks - qb0);
+            float* dst = mWeights.data() + qb0 * wPerBlock;
+            for (int q = 0; q < Q; ++q) {
+                for (int l = 0; l < kCpuPack; ++l) {
+                    const int oc = (qb0 + q) * kCpuPack + l;
+                    if (oc >= mOutChannels) {
+                        break;
+                    }
+                    for (int ic = 0; ic < mInChannels; ++ic) {
+                        const int kb = ic / kCpuPack, i = ic % kCpuPack;
+                        const float* src = w + ((int64_t)oc * mInChannels + ic) * mTapsAll;
+                        for (int tap = 0; tap < mTapsAll; ++tap) {
+                            dst[((((int64_t)kb * mTapsAll + tap) * kCpuPack + i) * Q + q) * kCpuPack + l] = src[tap];
+                        }
+                    }
+                }
+            }
+        }
+        mBias.assign((size_t)outBlocks * kCpuPack, 0.0f);
+        if (bias) {
+            const float* b = bias->host<float>();
+            std::copy(b, b + mOutChannels, mBias.begin());
+        }
+    }
+
+    /**
+     * Tap lists per (row class, column segment) and the tiles of one image. A 1x1 stride-1 unpadded
+     * convolution is one row over the whole plane.
+     */
+    void planTiles() {
+        const auto& g = mGeom;
+        int ih = g.input[0], iw = g.input[1], oh = g.output[0], ow = g.output[1];
+        const int kh = g.kernel[0], kw = g.kernel[1], sh = g.strides[0], sw = g.strides[1];
+        const int dh = g.dilations[0], dw = g.dilations[1], pt = g.padBegin[0], pl = g.padBegin[1];
+        const bool flat = kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && oh == ih && ow == iw;
+        if (flat) {
+            iw = ih * iw;
+            ow = oh * ow;
+            ih = oh = 1;
+        }
+        mXRowStride = (int64_t)sw * kCpuPack;
+        mXColStride = (int64_t)sh * iw * kCpuPack;
+        // rows: [ky0, ky1) per output row; classes of equal ranges
+        std::vector<int> rowClass((size_t)oh);
+        std::vector<std::pair<int, int>> rowRanges;
+        for (int oy = 0; oy < oh; ++oy) {
+            int a = 0, b = 0;
+            validTaps(flat ? 0 : (int64_t)oy * sh - pt, kh, dh, ih, &a, &b);
+            auto it = std::find(rowRanges.begin(), rowRanges.end(), std::make_pair(a, b));
+            rowClass[(size_t)oy] = (int)(it - rowRanges.begin());
+            if (it == rowRanges.end()) {
+                rowRanges.emplace_back(a, b);
+            }
+        }
+        // columns: maximal runs [ox0, ox1) of equal [kx0, kx1)
+        struct Seg {
+            int ox0, ox1, kx0, kx1;
+        };
+        std::vector<Seg> segs;
+        for (int ox = 0; ox < ow; ++ox) {
+            int a = 0, b = 0;
+            validTaps((int64_t)ox * sw - pl, kw, dw, iw, &a, &b);
+            if (!segs.empty() && segs.back().kx0 == a && segs.back().kx1 == b) {
+                segs.back().ox1 = ox + 1;
+            } else {
+                segs.push_back({ox, ox + 1, a, b});
+            }
+        }
+        // tap lists, id = rowClass * segs + seg; offsets relative to the first in-bounds tap
+        mLists.clear();
+        mTapOff.clear();
+        mTapIdx.clear();
+        for (auto& r : rowRanges) {
+            for (auto& s : segs) {
+                PcTapList l{(int32_t)mTapOff.size(), 0};
+                for (int ky = r.first; ky < r.second; ++ky) {
+                    for (int kx = s.kx0; kx < s.kx1; ++kx) {
+                        mTapOff.push_back(
+                            (int32_t)((((int64_t)(ky - r.first) * dh * iw) + (int64_t)(kx - s.kx0) * dw) * kCpuPack));
+                        mTapIdx.push_back(ky * kw + kx);
+                        ++l.count;
+                    }
+                }
+                mLists.push_back(l);
+            }
+        }
+        // tiles: per run of rows of one class, each segment in near-equal pieces of at most pcPMax
+        // positions, along its rows or (narrow edge segments) down its columns, whichever gives the
+        // larger tiles
+        const int pMax = mFuncs->pcPMax;
+        const bool columnsFit = pMax * mFuncs->pcQMax * kCpuPack <= kColumnTileFloats;
+        auto avgTile = [&](int len) { return (double)len / ((len + pMax - 1) / pMax); };
+        mTiles.clear();
+        for (int oyA = 0; oyA < oh;) {
+            const int rc = rowClass[(size_t)oyA];
+            int oyB = oyA + 1;
+            while (oyB < oh && rowClass[(size_t)oyB] == rc) {
+                ++oyB;
+            }
+            const int ky0 = rowRanges[(size_t)rc].first;
+            for (size_t si = 0; si < segs.size(); ++si) {
+                const Seg& s = segs[si];
+                const int list = rc * (int)segs.size() + (int)si;
+                const bool empty = mLists[(size_t)list].count == 0;
+                const int width = s.ox1 - s.ox0, height = oyB - oyA;
+                const bool column = columnsFit && avgTile(height) > avgTile(width);
+                auto emit = [&](int oy, int ox, int P) {
+                    PcTileDesc d;
+                    d.yPos = (int32_t)((int64_t)oy * ow + ox);
+                    d.list = list;
+                    d.P = (int16_t)P;
+                    d.column = column ? 1 : 0;
+                    d.xOff = 0;
+                    if (!empty) {
+                        const int64_t iy = (int64_t)oy * sh - pt + (int64_t)ky0 * dh;
+                        const int64_t ix = (int64_t)ox * sw - pl + (int64_t)s.kx0 * dw;
+                        d.xOff = (iy * iw + ix) * kCpuPack;
+                    }
+                    mTiles.push_back(d);
+                };
+                const int len = column ? height : width;
+                const int pieces = (len + pMax - 1) / pMax;
+                for (int a = column ? s.ox0 : oyA; a < (column ? s.ox1 : oyB); ++a) {
+                    int b = column ? oyA : s.ox0;
+                    for (int k = 0; k < pieces; ++k) {
+                        const int P = len / pieces + (k < len % pieces ? 1 : 0);
+                        if (column) {
+                            emit(b, a, P);
+                        } else {
+                            emit(a, b, P);
+                        }
+                        b += P;
+                    }
+                }
+            }
+            oyA = oyB;
+        }
+    }
+
+    ConvAttrs mAttrs;
+    GemmPost mPost;
+    ThreadPool* mPool = nullptr;
+    const CPUCoreFunctions* mFuncs = nullptr;
+    WindowGeometry mGeom;
+    int mInChannels = 0, mOutChannels = 0, mTapsAll = 1, mBatch = 0, mTasks = 1;
+    bool mInPacked = true, mOutPacked = true;
+    int64_t mChunks = 1, mChunkTiles = 1;
+    int64_t mInImage = 0, mOutImage = 0, mXRowStride = kCpuPack, mXColStride = 0;
+    std::vector<float> mWeights, mBias;
+    std::vector<PcTileDesc> mTiles;
+    std::vector<PcTapList> mLists;
+    std::vector<int32_t> mTapOff, mTapIdx;
+    char mAlgo[64];
+};
+
+static bool isConstFloat(const Tensor* t) {
+    return t && CPUUtils::isFloat(t) && TensorUtils::describe(t)->usage == Tensor::InsideDescribe::CONSTANT &&
+           t->host<float>() != nullptr;
+}
+
+Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                   const Schema::Op* op, Backend* backend) {
+    const char* env = getenv("MNN_CONV_ALGO");
+    if (env && strcmp(env, "reference") == 0) {
+        return nullptr;  // the adapter runs the reference kernel
+    }
+    if (inputs.size() < 2 || outputs.size() != 1 || !inputs[0] || inputs[0]->dimensions() != 4 ||
+        !CPUUtils::isFloat(inputs[0]) || !isConstFloat(inputs[1]) || inputs[1]->dimensions() != 4) {
+        return nullptr;
+    }
+    const Tensor* bias = inputs.size() > 2 ? inputs[2] : nullptr;
+    if (bias && (!isConstFloat(bias) || bias->elementSize() != inputs[1]->length(0))) {
+        return nullptr;
+    }
+    if (!isCpuPacked(inputs[0]) && !isCpuPacked(outputs[0])) {
+        return nullptr;
+    }
+    ConvAttrs attrs;
+    attrs.load(op->param_as_ConvParam());
+    const int cin = inputs[0]->length(1), cout = inputs[1]->length(0);
+    if (attrs.group == cin && cin == cout && attrs.group > 1) {
+        return createPackedDepthwise(inputs, outputs, attrs, backend);
+    }
+    if (attrs.group != 1 || inputs[1]->length(1) != cin) {
+        return nullptr;
+    }
+    if (auto w = createPackedWinograd(inputs, outputs, attrs, backend)) {
+        return w;
+    }
+    return new CPUConvolutionPacked(backend, attrs, inputs[1], bias);
+}
+
+}  // namespace MNN

@@ -1,0 +1,164 @@
+// The direct convolution on the packed layout (CPUConvolutionPacked.cpp) against the plain reference
+// kernel (MNN_LAYOUT=plain, MNN_CONV_ALGO=reference), on every ISA tier this CPU has and 1..3
+// threads. The tested conv sits between two 1x1 convs (x -> a -> conv -> b -> y) so that its input
+// and output are packed; edge cases read the graph input (plain input) or write the graph output
+// (plain output). Kernel sizes 1x1..7x7, strides, dilation, asymmetric pads, pads wider than the
+// window, channel counts off 16, tiny planes, batch 2 and every fused activation.
+#include <math.h>
+#include <string>
+#include "PackedTestUtils.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+
+namespace {
+
+using A = Schema::FusedActivation;
+
+struct PcCase {
+    int batch, cin, cout, h, w;
+    int kh, kw, sh, sw;
+    std::vector<int> pads;  // top, left, bottom, right
+    int dilation;
+    A act;
+};
+
+void addConvFull(ModelBuilder& mb, const std::string& name, const std::string& in, const std::string& out,
+                 const PcCase& c, unsigned seed) {
+    mb.constant(name + "_w", {c.cout, c.cin, c.kh, c.kw},
+                randomFloats((size_t)c.cout * c.cin * c.kh * c.kw, seed, -0.5f, 0.5f));
+    mb.constant(name + "_b", {c.cout}, randomFloats((size_t)c.cout, seed + 1));
+    auto op = mb.op(Schema::OpType::Convolution, name, {in, name + "_w", name + "_b"}, {out});
+    Schema::ConvParamT p;
+    p.kernel = {c.kh, c.kw};
+    p.strides = {c.sh, c.sw};
+    p.dilations = {c.dilation, c.dilation};
+    p.pads = c.pads;
+    p.group = 1;
+    p.activation = c.act;
+    p.clipMin = -0.5f;
+    p.clipMax = 0.75f;
+    op->param.Set(p);
+}
+
+// mode 0: x -> a -> conv -> b -> y (packed in / out); 1: x -> conv -> b -> y (plain input);
+// 2: x -> a -> conv -> y (plain output)
+std::vector<uint8_t> buildModel(const PcCase& c, int mode, int xChannels) {
+    ModelBuilder mb;
+    mb.input("x", {c.batch, mode == 1 ? c.cin : xChannels, c.h, c.w});
+    std::string in = "x";
+    if (mode != 1) {
+        addConv(mb, "a", "x", "t1", xChannels, c.cin, 1, 1, 1, 0, 1, 901);
+        in = "t1";
+    }
+    addConvFull(mb, "conv", in, mode == 2 ? "y" : "t2", c, 77);
+    if (mode != 2) {
+        addConv(mb, "b", "t2", "y", c.cout, 8, 1, 1, 1, 0, 1, 903, A::RELU);
+    }
+    mb.output("y");
+    return mb.finish();
+}
+
+std::vector<PcCase> cases() {
+    return {
+        // 1x1 stride 1 (one row over the plane), stride 2, odd channels
+        {1, 24, 40, 9, 11, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE},
+        {1, 17, 24, 10, 9, 1, 1, 2, 2, {0, 0, 0, 0}, 1, A::RELU},
+        // 3x3 pad 1 stride 1 / 2
+        {1, 24, 17, 12, 13, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::CLIP},
+        {1, 40, 24, 11, 12, 3, 3, 2, 2, {1, 1, 1, 1}, 1, A::SILU},
+        // the resnet stem: 7x7 stride 2 pad 3 on 3 input channels
+        {1, 3, 24, 20, 19, 7, 7, 2, 2, {3, 3, 3, 3}, 1, A::RELU},
+        {1, 17, 40, 9, 10, 5, 5, 1, 1, {2, 2, 2, 2}, 1, A::HARD_SWISH},
+        // 1x7 / 7x1 with asymmetric pads
+        {1, 16, 16, 8, 11, 1, 7, 1, 1, {0, 3, 0, 2}, 1, A::NONE},
+        {1, 24, 3, 11, 6, 7, 1, 1, 1, {3, 0, 2, 0}, 1, A::CLIP},
+        // dilation 2
+        {1, 17, 24, 12, 12, 3, 3, 1, 1, {2, 2, 2, 2}, 2, A::RELU},
+        // tiny planes: 1x1, 2x3 (every window partly outside)
+        {1, 40, 33, 1, 1, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::NONE},
+        {1, 24, 17, 2, 3, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::SILU},
+        {1, 16, 20, 2, 3, 5, 5, 1, 2, {2, 2, 2, 2}, 1, A::NONE},
+        // batch 2, output blocks not a multiple of the tile's Q, rows longer than any tile
+        {2, 24, 40, 6, 9, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::RELU},
+        {1, 20, 48, 5, 40, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::HARD_SWISH},
+        // a left pad wider than the window (outputs with no tap in bounds), stride 1 x 2
+        {1, 8, 19, 6, 7, 3, 3, 1, 2, {2, 4, 0, 1}, 1, A::CLIP},
+        // 1x1 over a larger plane, 64 channels
+        {1, 64, 64, 16, 15, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE},
+        // tall narrow planes and 7x7 (edge segments and narrow rows run down their columns), stride
+        // 2 x 1, dilation 2, SiLU through the column buffer
+        {1, 64, 40, 7, 7, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::SILU},
+        {1, 20, 24, 30, 4, 3, 3, 2, 1, {1, 1, 1, 1}, 1, A::RELU},
+        {2, 16, 17, 25, 5, 3, 3, 1, 1, {2, 2, 2, 2}, 2, A::HARD_SWISH},
+        // inputs over 256 KB per image: tiles run in chunks, all output-block groups per chunk (the
+        // last chunk shorter)
+        {1, 64, 64, 40, 40, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::RELU},
+        {2, 32, 48, 48, 47, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::NONE},
+    };
+}
+
+// the packed run through the direct kernel (MNN_CONV_ALGO=gemm keeps Winograd out)
+void checkCase(const PcCase& c, int mode, size_t ci) {
+    const int xChannels = c.cin == 3 ? 5 : 6;
+    const auto model = buildModel(c, mode, xChannels);
+    const int xc = mode == 1 ? c.cin : xChannels;
+    auto x = makeTensor({c.batch, xc, c.h, c.w}, randomFloats((size_t)c.batch * xc * c.h * c.w, 31 + (unsigned)ci));
+    auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+    ASSERT_EQ(ref.code, NO_ERROR) << "case " << ci;
+    EXPECT_EQ(ref.algorithms["conv"], "reference");
+    const int best = (int)cpuFeatures().best;
+    for (int tier = 0; tier <= best; ++tier) {
+        cpuSetTierOverride(tier);
+        const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+        const std::string want = std::string("packed ") + f.packedConvName;
+        for (int threads = 1; threads <= 3; ++threads) {
+            auto packed = runWithLayout(model, {{"x", x.get()}}, "packed", threads, "gemm");
+            ASSERT_EQ(packed.code, NO_ERROR) << "case " << ci << " mode " << mode;
+            EXPECT_EQ(packed.algorithms["conv"], want) << "case " << ci << " mode " << mode;
+            if (mode != 1) {
+                EXPECT_EQ(packed.layouts["t1"], "NC16HW16") << "case " << ci;
+                EXPECT_EQ(packed.algorithms["a"], want) << "case " << ci;
+            }
+            if (mode != 2) {
+                EXPECT_EQ(packed.layouts["t2"], "NC16HW16") << "case " << ci;
+                EXPECT_EQ(packed.algorithms["b"], want) << "case " << ci;
+            }
+            EXPECT_EQ(packed.layouts["y"], "NCHW");
+            EXPECT_EQ(packed.shapes["y"], ref.shapes["y"]) << "case " << ci;
+            // fp32 sums of up to 40 * 49 products against the reference's double accumulation
+            EXPECT_LT(maxRelativeDiff(packed, ref), 2e-5)
+                << "case " << ci << " mode " << mode << " " << f.packedConvName << " threads " << threads;
+        }
+    }
+    cpuSetTierOverride(-1);
+}
+
+}  // namespace
+
+TEST(ConvPacked, PackedInputAndOutputMatchReference) {
+    const auto all = cases();
+    for (size_t ci = 0; ci < all.size(); ++ci) {
+        checkCase(all[ci], 0, ci);
+    }
+}
+
+TEST(ConvPacked, PlainInputOrPlainOutputMatchReference) {
+    const auto all = cases();
+    for (size_t ci : {0, 2, 4, 7, 11, 12, 17}) {
+        checkCase(all[ci], 1, ci);
+        checkCase(all[ci], 2, ci);
+    }
+}
+
+TEST(ConvPacked, PlainLayoutKeepsThePlainKernels) {
+    // MNN_LAYOUT=plain: no tensor packed, no packed kernel
+    const auto c = cases()[2];
+    const auto model = buildModel(c, 0, 6);
+    auto x = makeTensor({1, 6, c.h, c.w}, randomFloats((size_t)6 * c.h * c.w, 5));
+    auto plain = runWithLayout(model, {{"x", x.get()}}, "plain", 1);
+    ASSERT_EQ(plain.code, NO_ERROR);
+    EXPECT_EQ(plain.layouts["t1"], "NCHW");
+    EXPECT_EQ(plain.algorithms["conv"].find("packed"), std::string::npos) << plain.algorithms["conv"];
+}
