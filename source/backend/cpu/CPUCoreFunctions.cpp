@@ -114,6 +114,10 @@ static void fillTables() {
         f.packedConvName = "pconv_4x64__scalar";
         f.pcPMax = 4;
         f.pcQMax = 4;
+        f.packedDw = dwpack__scalar;
+        f.packedDwName = "dwpack__scalar";
+        f.packedPool = poolpack__scalar;
+        f.packedPoolName = "poolpack__scalar";
     }
 #if defined(__x86_64__) || defined(_M_X64)
     const CPUTier best = cpuFeatures().best;
@@ -136,6 +140,10 @@ static void fillTables() {
             f.mr = 4;
             f.nr = 8;
             f.sgemm = sgemm_4x8__sse41;
+            f.packedDw = dwpack__sse41;
+            f.packedDwName = "dwpack__sse41";
+            f.packedPool = poolpack__sse41;
+            f.packedPoolName = "poolpack__sse41";
         } else if (t == (int)CPUTier::AVX2) {
             f.unaryF32 = unary_f32__avx2;
             f.binaryF32 = binary_f32__avx2;
@@ -152,6 +160,10 @@ static void fillTables() {
             f.mr = 4;
             f.nr = 24;
             f.sgemm = sgemm_4x24__avx2;
+            f.packedDw = dwpack__avx2;
+            f.packedDwName = "dwpack__avx2";
+            f.packedPool = poolpack__avx2;
+            f.packedPoolName = "poolpack__avx2";
         } else {
             f.unaryF32 = unary_f32__avx512;
             f.binaryF32 = binary_f32__avx512;
@@ -168,6 +180,10 @@ static void fillTables() {
             f.mr = 8;
             f.nr = 32;
             f.sgemm = sgemm_8x32__avx512;
+            f.packedDw = dwpack__avx512;
+            f.packedDwName = "dwpack__avx512";
+            f.packedPool = poolpack__avx512;
+            f.packedPoolName = "poolpack__avx512";
         }
     }
 #endif

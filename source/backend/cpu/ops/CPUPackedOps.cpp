@@ -216,15 +216,12 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
 // a definition in its own file.)
 
 // -- convolution (dense: tile kernel; calls createPackedDepthwise / createPackedWinograd) --
-Execution* createPackedConvolution(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
-                                   Backend*) {
-    return nullptr;
-}
-
-// -- depthwise --
-Execution* createPackedDepthwise(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const ConvAttrs&,
-                                 Backend*) {
-    return nullptr;
+// (until the dense packed convolution lands: depthwise only)
+Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                   const Schema::Op* op, Backend* backend) {
+    ConvAttrs attrs;
+    attrs.load(op->param_as_ConvParam());
+    return createPackedDepthwise(inputs, outputs, attrs, backend);
 }
 
 // -- Winograd --

@@ -1,0 +1,164 @@
+// Native packed (NC16HW16) depthwise convolution and pooling: graphs conv -> op -> conv keep the op's
+// tensors packed; the results must match the plain layout with the reference kernels
+// (MNN_CONV_ALGO=reference) on every ISA tier of this CPU and 1-3 threads. Depthwise also with a
+// plain input (graph input) and a plain output (graph output).
+#include <math.h>
+#include <string>
+#include "PackedTestUtils.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+
+namespace {
+
+constexpr int kInC = 8;  // channels of the graph input / output
+
+struct DwCase {
+    int n, c, h, w, k, stride, dilation;
+    std::vector<int> pads;  // top, left, bottom, right
+    Schema::FusedActivation act;
+};
+
+// where the depthwise op sits: between two convs, first (plain input), last (plain output)
+enum class DwPlace { MIDDLE, FIRST, LAST };
+
+void addDepthwise(ModelBuilder& mb, const DwCase& c, const std::string& in, const std::string& out) {
+    mb.constant("dw_w", {c.c, 1, c.k, c.k}, randomFloats((size_t)c.c * c.k * c.k, 101 + c.c, -0.5f, 0.5f));
+    mb.constant("dw_b", {c.c}, randomFloats((size_t)c.c, 202 + c.k));
+    auto op = mb.op(Schema::OpType::Convolution, "dw", {in, "dw_w", "dw_b"}, {out});
+    Schema::ConvParamT p;
+    p.kernel = {c.k, c.k};
+    p.strides = {c.stride, c.stride};
+    p.dilations = {c.dilation, c.dilation};
+    p.pads = {c.pads[0], c.pads[1], c.pads[2], c.pads[3]};
+    p.group = c.c;
+    p.activation = c.act;
+    p.clipMin = -0.25f;
+    p.clipMax = 0.5f;
+    op->param.Set(p);
+}
+
+std::vector<uint8_t> dwModel(const DwCase& c, DwPlace place) {
+    ModelBuilder mb;
+    if (place == DwPlace::FIRST) {
+        mb.input("x", {c.n, c.c, c.h, c.w});
+        addDepthwise(mb, c, "x", "t2");
+        addConv(mb, "c2", "t2", "y", c.c, kInC, 1, 1, 1, 0, 1, 31);
+    } else if (place == DwPlace::LAST) {
+        mb.input("x", {c.n, kInC, c.h, c.w});
+        addConv(mb, "c1", "x", "t1", kInC, c.c, 1, 1, 1, 0, 1, 21);
+        addDepthwise(mb, c, "t1", "y");
+    } else {
+        mb.input("x", {c.n, kInC, c.h, c.w});
+        addConv(mb, "c1", "x", "t1", kInC, c.c, 1, 1, 1, 0, 1, 21);
+        addDepthwise(mb, c, "t1", "t2");
+        addConv(mb, "c2", "t2", "y", c.c, kInC, 1, 1, 1, 0, 1, 31);
+    }
+    mb.output("y");
+    return mb.finish();
+}
+
+struct PoolCase {
+    int n, c, h, w;
+    Schema::PoolType type;
+    bool global;
+    int k, stride, dilation;
+    std::vector<int> pads;
+    bool ceil, includePad;
+    int nanEvery;  // > 0: every nanEvery-th input element is NaN
+};
+
+std::vector<uint8_t> poolModel(const PoolCase& c) {
+    ModelBuilder mb;
+    mb.input("x", {c.n, kInC, c.h, c.w});
+    addConv(mb, "c1", "x", "t1", kInC, c.c, 1, 1, 1, 0, 1, 21);
+    auto op = mb.op(Schema::OpType::Pooling, "pool", {"t1"}, {"t2"});
+    Schema::PoolParamT p;
+    p.type = c.type;
+    p.global = c.global;
+    if (!c.global) {
+        p.kernel = {c.k, c.k};
+        p.strides = {c.stride, c.stride};
+        p.dilations = {c.dilation, c.dilation};
+        p.pads = c.pads;
+    }
+    p.ceilMode = c.ceil;
+    p.countIncludePad = c.includePad;
+    op->param.Set(p);
+    addConv(mb, "c2", "t2", "y", c.c, kInC, 1, 1, 1, 0, 1, 31);
+    mb.output("y");
+    return mb.finish();
+}
+
+/** like maxRelativeDiff, but NaN must appear at the same places in both (then it counts as equal) */
+double nanAwareDiff(const LayoutRun& a, const LayoutRun& b) {
+    double worst = 0.0;
+    for (auto& kv : b.outputs) {
+        auto it = a.outputs.find(kv.first);
+        if (it == a.outputs.end() || it->second.size() != kv.second.size()) {
+            ADD_FAILURE() << "output " << kv.first << " missing or of another size";
+            return 1e30;
+        }
+        double scale = 1.0;
+        for (auto v : kv.second) {
+            scale = std::isnan(v) ? scale : std::max(scale, (double)std::fabs(v));
+        }
+        for (size_t i = 0; i < kv.second.size(); ++i) {
+            const float x = it->second[i], y = kv.second[i];
+            if (std::isnan(x) || std::isnan(y)) {
+                worst = std::isnan(x) && std::isnan(y) ? worst : INFINITY;
+                continue;
+            }
+            worst = std::max(worst, std::fabs((double)x - (double)y) / scale);
+        }
+    }
+    return worst;
+}
+
+std::string tierName(int tier) {
+    return cpuTierName(cpuCoreFunctionsFor((CPUTier)tier).tier);
+}
+
+}  // namespace
+
+TEST(PackedDepthwisePool, DepthwiseMatchesReferenceOnEveryTierAndThreadCount) {
+    using FA = Schema::FusedActivation;
+    const std::vector<DwCase> cases = {
+        {1, 3, 7, 7, 3, 1, 1, {1, 1, 1, 1}, FA::RELU},        {2, 16, 7, 7, 3, 2, 1, {0, 1, 1, 0}, FA::NONE},
+        {1, 24, 9, 11, 5, 1, 1, {2, 2, 2, 2}, FA::CLIP},      {2, 40, 10, 13, 5, 2, 1, {2, 1, 1, 2}, FA::SILU},
+        {1, 96, 8, 8, 3, 1, 2, {2, 2, 2, 2}, FA::HARD_SWISH}, {1, 24, 1, 1, 3, 1, 1, {1, 1, 1, 1}, FA::RELU},
+        {2, 40, 2, 3, 3, 2, 1, {1, 1, 1, 1}, FA::NONE},       {1, 16, 7, 7, 5, 1, 1, {0, 0, 0, 0}, FA::CLIP},
+        {1, 3, 2, 3, 3, 1, 2, {2, 2, 2, 2}, FA::SILU},        {2, 16, 6, 37, 3, 1, 1, {1, 0, 2, 1}, FA::HARD_SWISH},
+        {1, 24, 7, 7, 3, 2, 2, {0, 2, 1, 2}, FA::RELU},
+    };
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < cases.size(); ++ci) {
+        const auto& c = cases[ci];
+        for (DwPlace place : {DwPlace::MIDDLE, DwPlace::FIRST, DwPlace::LAST}) {
+            auto model = dwModel(c, place);
+            const int inC = place == DwPlace::FIRST ? c.c : kInC;
+            auto x = makeTensor({c.n, inC, c.h, c.w}, randomFloats((size_t)c.n * inC * c.h * c.w, 7 + (unsigned)ci));
+            auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+            ASSERT_EQ(ref.code, NO_ERROR) << "case " << ci;
+            for (int tier = 0; tier <= best; ++tier) {
+                cpuSetTierOverride(tier);
+                for (int threads = 1; threads <= 3; ++threads) {
+                    auto packed = runWithLayout(model, {{"x", x.get()}}, "packed", threads);
+                    ASSERT_EQ(packed.code, NO_ERROR) << "case " << ci;
+                    if (place != DwPlace::FIRST) {
+                        EXPECT_EQ(packed.layouts["t1"], "NC16HW16") << "case " << ci;
+                    }
+                    if (place != DwPlace::LAST) {
+                        EXPECT_EQ(packed.layouts["t2"], "NC16HW16") << "case " << ci;
+                    }
+                    EXPECT_EQ(packed.algorithms["dw"], "packed-depthwise dwpack__" + tierName(tier)) << "case " << ci;
+                    EXPECT_EQ(packed.shapes["y"], ref.shapes["y"]) << "case " << ci;
+                    EXPECT_LT(maxRelativeDiff(packed, ref), 2e-5)
+                        << "case " << ci << " place " << (int)place << " tier " << tier << " threads " << threads;
+                }
+            }
+            cpuSetTierOverride(-1);
+        }
+    }
+}
