@@ -162,3 +162,86 @@ TEST(PackedDepthwisePool, DepthwiseMatchesReferenceOnEveryTierAndThreadCount) {
         }
     }
 }
+
+TEST(PackedDepthwisePool, PoolingMatchesReferenceOnEveryTierAndThreadCount) {
+    using PT = Schema::PoolType;
+    const std::vector<PoolCase> cases = {
+        {1, 16, 8, 8, PT::MAXPOOL, false, 2, 2, 1, {0, 0, 0, 0}, false, false, 0},
+        {2, 24, 7, 7, PT::MAXPOOL, false, 3, 2, 1, {1, 1, 1, 1}, true, false, 0},
+        {1, 40, 9, 10, PT::AVERAGEPOOL, false, 3, 2, 1, {1, 1, 1, 1}, true, true, 0},
+        {2, 40, 9, 10, PT::AVERAGEPOOL, false, 3, 2, 1, {1, 1, 1, 1}, true, false, 0},
+        {1, 3, 1, 1, PT::AVERAGEPOOL, false, 3, 1, 1, {1, 1, 1, 1}, false, false, 0},
+        {1, 96, 7, 7, PT::MAXPOOL, true, 0, 1, 1, {}, false, false, 0},
+        {2, 96, 7, 7, PT::AVERAGEPOOL, true, 0, 1, 1, {}, false, false, 0},
+        {1, 3, 2, 3, PT::AVERAGEPOOL, true, 0, 1, 1, {}, false, false, 0},
+        {1, 16, 5, 6, PT::MAXPOOL, false, 3, 1, 2, {2, 2, 2, 2}, false, false, 0},
+        {1, 24, 6, 37, PT::AVERAGEPOOL, false, 5, 1, 1, {2, 1, 1, 2}, false, true, 0},
+        {2, 16, 6, 37, PT::MAXPOOL, false, 3, 1, 1, {1, 1, 1, 1}, false, false, 0},
+        {1, 16, 7, 7, PT::MAXPOOL, false, 3, 2, 1, {1, 1, 1, 1}, false, false, 11},
+        {1, 40, 9, 9, PT::AVERAGEPOOL, false, 2, 2, 1, {0, 0, 0, 0}, true, false, 0},
+    };
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < cases.size(); ++ci) {
+        const auto& c = cases[ci];
+        auto model = poolModel(c);
+        auto values = randomFloats((size_t)c.n * kInC * c.h * c.w, 17 + (unsigned)ci);
+        for (size_t i = 0; c.nanEvery > 0 && i < values.size(); i += (size_t)c.nanEvery) {
+            values[i] = NAN;
+        }
+        auto x = makeTensor({c.n, kInC, c.h, c.w}, values);
+        auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR) << "case " << ci;
+        auto plain = runWithLayout(model, {{"x", x.get()}}, "plain", 2);
+        ASSERT_EQ(plain.code, NO_ERROR) << "case " << ci;
+        EXPECT_LT(nanAwareDiff(plain, ref), 2e-5) << "case " << ci;
+        const std::string kind = c.type == PT::MAXPOOL ? " max" : " avg";
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            for (int threads = 1; threads <= 3; ++threads) {
+                auto packed = runWithLayout(model, {{"x", x.get()}}, "packed", threads);
+                ASSERT_EQ(packed.code, NO_ERROR) << "case " << ci;
+                EXPECT_EQ(packed.layouts["t1"], "NC16HW16") << "case " << ci;
+                EXPECT_EQ(packed.layouts["t2"], "NC16HW16") << "case " << ci;
+                EXPECT_EQ(packed.algorithms["pool"], "packed-pool poolpack__" + tierName(tier) + kind) << "case " << ci;
+                EXPECT_EQ(packed.shapes["y"], ref.shapes["y"]) << "case " << ci;
+                EXPECT_LT(nanAwareDiff(packed, ref), 2e-5)
+                    << "case " << ci << " tier " << tier << " threads " << threads;
+                EXPECT_LT(nanAwareDiff(packed, plain), 2e-5) << "case " << ci << " tier " << tier;
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}
+
+TEST(PackedDepthwisePool, MaxPoolWithIndicesAndLpPoolStayPlain) {
+    // outside what the packed kernel does: the Session must not pack their tensors
+    for (int variant = 0; variant < 2; ++variant) {
+        ModelBuilder mb;
+        mb.input("x", {1, kInC, 6, 6});
+        addConv(mb, "c1", "x", "t1", kInC, 16, 1, 1, 1, 0, 1, 21);
+        std::vector<std::string> outs = {"t2"};
+        if (variant == 0) {
+            outs.push_back("idx");
+        }
+        auto op = mb.op(Schema::OpType::Pooling, "pool", {"t1"}, outs);
+        Schema::PoolParamT p;
+        p.type = variant == 0 ? Schema::PoolType::MAXPOOL : Schema::PoolType::LPPOOL;
+        p.kernel = {2, 2};
+        p.strides = {2, 2};
+        op->param.Set(p);
+        addConv(mb, "c2", "t2", "y", 16, kInC, 1, 1, 1, 0, 1, 31);
+        mb.output("y");
+        if (variant == 0) {
+            mb.output("idx");
+        }
+        auto model = mb.finish();
+        auto x = makeTensor({1, kInC, 6, 6}, randomFloats(kInC * 36, 3));
+        auto packed = runWithLayout(model, {{"x", x.get()}}, "packed");
+        ASSERT_EQ(packed.code, NO_ERROR);
+        EXPECT_EQ(packed.layouts["t1"], "NCHW") << "variant " << variant;
+        EXPECT_EQ(packed.layouts["t2"], "NCHW") << "variant " << variant;
+        auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR);
+        EXPECT_LT(maxRelativeDiff(packed, ref), 2e-5) << "variant " << variant;
+    }
+}

@@ -63,6 +63,8 @@ int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, c
             }
             return Backend::PACKED_UNIFORM;
         }
+        case Schema::OpType::Pooling:
+            return packedPoolingSupported(op, inputs, outputs) ? Backend::PACKED_UNIFORM : Backend::PACKED_NONE;
         default:
             return Backend::PACKED_NONE;
     }
@@ -227,12 +229,6 @@ Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std
 // -- Winograd --
 Execution* createPackedWinograd(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const ConvAttrs&,
                                 Backend*) {
-    return nullptr;
-}
-
-// -- pooling --
-Execution* createPackedPooling(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
-                               Backend*) {
     return nullptr;
 }
 
