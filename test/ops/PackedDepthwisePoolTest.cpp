@@ -18,6 +18,7 @@ struct DwCase {
     int n, c, h, w, k, stride, dilation;
     std::vector<int> pads;  // top, left, bottom, right
     Schema::FusedActivation act;
+    bool noBias = false;
 };
 
 // where the depthwise op sits: between two convs, first (plain input), last (plain output)
@@ -25,8 +26,12 @@ enum class DwPlace { MIDDLE, FIRST, LAST };
 
 void addDepthwise(ModelBuilder& mb, const DwCase& c, const std::string& in, const std::string& out) {
     mb.constant("dw_w", {c.c, 1, c.k, c.k}, randomFloats((size_t)c.c * c.k * c.k, 101 + c.c, -0.5f, 0.5f));
-    mb.constant("dw_b", {c.c}, randomFloats((size_t)c.c, 202 + c.k));
-    auto op = mb.op(Schema::OpType::Convolution, "dw", {in, "dw_w", "dw_b"}, {out});
+    std::vector<std::string> ins = {in, "dw_w"};
+    if (!c.noBias) {
+        mb.constant("dw_b", {c.c}, randomFloats((size_t)c.c, 202 + c.k));
+        ins.push_back("dw_b");
+    }
+    auto op = mb.op(Schema::OpType::Convolution, "dw", ins, {out});
     Schema::ConvParamT p;
     p.kernel = {c.k, c.k};
     p.strides = {c.stride, c.stride};
@@ -128,7 +133,7 @@ TEST(PackedDepthwisePool, DepthwiseMatchesReferenceOnEveryTierAndThreadCount) {
         {1, 3, 7, 7, 3, 1, 1, {1, 1, 1, 1}, FA::RELU},        {2, 16, 7, 7, 3, 2, 1, {0, 1, 1, 0}, FA::NONE},
         {1, 24, 9, 11, 5, 1, 1, {2, 2, 2, 2}, FA::CLIP},      {2, 40, 10, 13, 5, 2, 1, {2, 1, 1, 2}, FA::SILU},
         {1, 96, 8, 8, 3, 1, 2, {2, 2, 2, 2}, FA::HARD_SWISH}, {1, 24, 1, 1, 3, 1, 1, {1, 1, 1, 1}, FA::RELU},
-        {2, 40, 2, 3, 3, 2, 1, {1, 1, 1, 1}, FA::NONE},       {1, 16, 7, 7, 5, 1, 1, {0, 0, 0, 0}, FA::CLIP},
+        {2, 40, 2, 3, 3, 2, 1, {1, 1, 1, 1}, FA::NONE},       {1, 16, 7, 7, 5, 1, 1, {0, 0, 0, 0}, FA::CLIP, true},
         {1, 3, 2, 3, 3, 1, 2, {2, 2, 2, 2}, FA::SILU},        {2, 16, 6, 37, 3, 1, 1, {1, 0, 2, 1}, FA::HARD_SWISH},
         {1, 24, 7, 7, 3, 2, 2, {0, 2, 1, 2}, FA::RELU},
     };

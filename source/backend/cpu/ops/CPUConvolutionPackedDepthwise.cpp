@@ -145,7 +145,7 @@ public:
         int outChannels = 0;
         if (!resolveConv(mAttrs, false, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]),
                          hasBias ? &biasShape : nullptr, &geom, &outChannels, &err)) {
-            MNN_ERROR("Convolution: %s\n", err.c_str());
+            MNN_ERROR("Convolution %s: %s\n", TensorUtils::describe(outputs[0])->name.c_str(), err.c_str());
             return INVALID_VALUE;
         }
         const int c = inputs[0]->length(1);
