@@ -2,7 +2,9 @@
 // tensors packed; the results must match the plain layout with the reference kernels
 // (MNN_CONV_ALGO=reference) on every ISA tier of this CPU and 1-3 threads. Depthwise also with a
 // plain input (graph input) and a plain output (graph output).
+#include <float.h>
 #include <math.h>
+#include <random>
 #include <string>
 #include "PackedTestUtils.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
@@ -248,5 +250,128 @@ TEST(PackedDepthwisePool, MaxPoolWithIndicesAndLpPoolStayPlain) {
         auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
         ASSERT_EQ(ref.code, NO_ERROR);
         EXPECT_LT(maxRelativeDiff(packed, ref), 2e-5) << "variant " << variant;
+    }
+}
+
+// The row kernels themselves against their documented formula (CPUCoreFunctions.hpp) over random
+// geometries, including windows with no tap inside (max: the lowest float, average: 0) and NaN.
+TEST(PackedDepthwisePool, RowKernelsMatchTheirFormulaOnEveryTier) {
+    const int best = (int)cpuFeatures().best;
+    std::mt19937 rng(1234);
+    auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    for (int trial = 0; trial < 300; ++trial) {
+        const int iw = uni(1, 20), kw = uni(1, 5), sw = uni(1, 3), dw = uni(1, 3), pl = uni(0, 4);
+        const int rows = uni(0, 3), ow = uni(1, 12);
+        const int64_t xRowStep = (int64_t)(iw + uni(0, 2)) * 16;
+        auto x = randomFloats((size_t)(std::max(rows, 1) * xRowStep), 100 + trial);
+        if (trial % 7 == 0) {
+            x[(size_t)uni(0, (int)x.size() - 1)] = NAN;
+        }
+        const auto w = randomFloats((size_t)std::max(rows, 1) * kw * 16, 200 + trial);
+        const auto bias = randomFloats(16, 300 + trial);
+        std::vector<float> invX(ow);
+        for (auto& v : invX) {
+            v = 1.0f / (float)uni(1, 9);
+        }
+        const float scaleY = 1.0f / (float)uni(1, 4);
+        // interior: the whole window inside [0, iw)
+        int in0 = 0;
+        while (in0 < ow && in0 * sw - pl < 0) {
+            ++in0;
+        }
+        int in1 = in0;
+        while (in1 < ow && in1 * sw - pl + (kw - 1) * dw < iw) {
+            ++in1;
+        }
+        const int act = trial % 4 == 3 ? 0 : trial % 4;  // none, relu, clip
+        GemmPost post;
+        post.act = act;
+        post.lo = -0.3f;
+        post.hi = 0.4f;
+        // oracle
+        std::vector<float> eDw((size_t)ow * 16), eMax((size_t)ow * 16), eAvg((size_t)ow * 16);
+        for (int ox = 0; ox < ow; ++ox) {
+            for (int l = 0; l < 16; ++l) {
+                double s = bias[l], sum = 0.0;
+                float m = -INFINITY;
+                bool any = false;
+                for (int r = 0; r < rows; ++r) {
+                    for (int kx = 0; kx < kw; ++kx) {
+                        const int ix = ox * sw - pl + kx * dw;
+                        if (ix < 0 || ix >= iw) {
+                            continue;
+                        }
+                        const float v = x[(size_t)(r * xRowStep + ix * 16 + l)];
+                        s += (double)v * w[(size_t)((r * kw + kx) * 16 + l)];
+                        sum += v;
+                        m = (v > m || std::isnan(v) || std::isnan(m)) ? (std::isnan(m) ? m : v) : m;
+                        any = true;
+                    }
+                }
+                float d = (float)s;
+                // the table's relu maps NaN to 0 (a > 0 ? a : 0), like the plain kernels
+                d = act == 1 ? (d > 0.0f ? d : 0.0f) : act == 2 ? std::min(std::max(d, post.lo), post.hi) : d;
+                eDw[(size_t)ox * 16 + l] = d;
+                eMax[(size_t)ox * 16 + l] = any ? m : -FLT_MAX;
+                eAvg[(size_t)ox * 16 + l] = (float)(sum * (double)(scaleY * invX[ox]));
+            }
+        }
+        for (int tier = 0; tier <= best; ++tier) {
+            const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+            ASSERT_NE(f.packedDw, nullptr);
+            ASSERT_NE(f.packedPool, nullptr);
+            std::vector<float> y((size_t)ow * 16 + 16, 777.0f);
+            PackedDwRow r;
+            r.x = x.data();
+            r.xRowStep = xRowStep;
+            r.rows = rows;
+            r.w = w.data();
+            r.bias = bias.data();
+            r.y = y.data();
+            r.iw = iw;
+            r.ow = ow;
+            r.kw = kw;
+            r.sw = sw;
+            r.dw = dw;
+            r.pl = pl;
+            r.in0 = in0;
+            r.in1 = in1;
+            r.post = act ? &post : nullptr;
+            f.packedDw(&r);
+            auto check = [&](const std::vector<float>& e, const char* what) {
+                for (size_t i = 0; i < e.size(); ++i) {
+                    if (std::isnan(e[i]) || std::isnan(y[i])) {
+                        ASSERT_TRUE(std::isnan(e[i]) && std::isnan(y[i]))
+                            << what << " trial " << trial << " [" << i << "]";
+                        continue;
+                    }
+                    ASSERT_NEAR(y[i], e[i], 1e-5f * (1.0f + std::fabs(e[i])))
+                        << what << " tier " << tier << " trial " << trial << " [" << i << "]";
+                }
+                ASSERT_EQ(y[e.size()], 777.0f) << what << ": wrote past the row";
+            };
+            check(eDw, "dwpack");
+            PackedPoolRow p;
+            p.x = x.data();
+            p.xRowStep = xRowStep;
+            p.rows = rows;
+            p.y = y.data();
+            p.iw = iw;
+            p.ow = ow;
+            p.kw = kw;
+            p.sw = sw;
+            p.dw = dw;
+            p.pl = pl;
+            p.in0 = in0;
+            p.in1 = in1;
+            p.isMax = 1;
+            p.scaleY = scaleY;
+            p.invX = invX.data();
+            f.packedPool(&p);
+            check(eMax, "poolpack max");
+            p.isMax = 0;
+            f.packedPool(&p);
+            check(eAvg, "poolpack avg");
+        }
     }
 }
