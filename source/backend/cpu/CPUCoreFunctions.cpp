@@ -117,6 +117,10 @@ static void fillTables() {
         f.pwinoInput = pwino_input__scalar;
         f.pwinoOutput = pwino_output__scalar;
         f.pwinoName = "pwino__scalar";
+        f.packedDw = dwpack__scalar;
+        f.packedDwName = "dwpack__scalar";
+        f.packedPool = poolpack__scalar;
+        f.packedPoolName = "poolpack__scalar";
     }
 #if defined(__x86_64__) || defined(_M_X64)
     const CPUTier best = cpuFeatures().best;
@@ -146,6 +150,10 @@ static void fillTables() {
             f.packedConvName = "pconv_3x16__sse41";
             f.pcPMax = 3;
             f.pcQMax = 1;
+            f.packedDw = dwpack__sse41;
+            f.packedDwName = "dwpack__sse41";
+            f.packedPool = poolpack__sse41;
+            f.packedPoolName = "poolpack__sse41";
         } else if (t == (int)CPUTier::AVX2) {
             f.unaryF32 = unary_f32__avx2;
             f.binaryF32 = binary_f32__avx2;
@@ -169,6 +177,10 @@ static void fillTables() {
             f.packedConvName = "pconv_6x16__avx2";
             f.pcPMax = 6;
             f.pcQMax = 1;
+            f.packedDw = dwpack__avx2;
+            f.packedDwName = "dwpack__avx2";
+            f.packedPool = poolpack__avx2;
+            f.packedPoolName = "poolpack__avx2";
         } else {
             f.unaryF32 = unary_f32__avx512;
             f.binaryF32 = binary_f32__avx512;
@@ -192,6 +204,10 @@ static void fillTables() {
             f.packedConvName = "pconv_14x32__avx512";
             f.pcPMax = 14;
             f.pcQMax = 2;
+            f.packedDw = dwpack__avx512;
+            f.packedDwName = "dwpack__avx512";
+            f.packedPool = poolpack__avx512;
+            f.packedPoolName = "poolpack__avx512";
         }
     }
 #endif

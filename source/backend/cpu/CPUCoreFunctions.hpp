@@ -143,6 +143,45 @@ struct PackedConvTile {
 };
 typedef void (*PackedConvKernel)(const PackedConvTile* tile);
 
+/**
+ * One output row of a depthwise convolution on the packed layout NC16HW16 (PackedLayout.hpp), the
+ * 16 channels of one block (lane l = channel l). For ox < ow, l < 16, with ix = ox * sw - pl + kx * dw:
+ *   y[ox * 16 + l] = bias[l] + sum_{r < rows} sum_{kx < kw, 0 <= ix < iw}
+ *                    x[r * xRowStep + ix * 16 + l] * w[(r * kw + kx) * 16 + l]
+ * then post (act 1 / 2 in registers, act 3 over the stored row). x: the first input row of the
+ * window that lies inside the input (rows: how many do), w: that kernel row's weights. Positions
+ * [in0, in1) (0 <= in0 <= in1 <= ow) have their whole window inside the row: computed several at a
+ * time; the others clip their taps to [0, iw) (no padded copy of the input).
+ */
+struct PackedDwRow {
+    const float* x = nullptr;
+    int64_t xRowStep = 0;
+    int rows = 0;
+    const float* w = nullptr;
+    const float* bias = nullptr;
+    float* y = nullptr;
+    int iw = 0, ow = 0, kw = 1, sw = 1, dw = 1, pl = 0, in0 = 0, in1 = 0;
+    const GemmPost* post = nullptr;
+};
+typedef void (*PackedDwKernel)(const PackedDwRow* row);
+
+/**
+ * One output row of pooling on the packed layout, geometry as PackedDwRow (no weights): isMax: the
+ * max over the window's inside taps (NaN propagates; no inside tap gives the lowest float), else
+ * their sum * scaleY * invX[ox].
+ */
+struct PackedPoolRow {
+    const float* x = nullptr;
+    int64_t xRowStep = 0;
+    int rows = 0;
+    float* y = nullptr;
+    int iw = 0, ow = 0, kw = 1, sw = 1, dw = 1, pl = 0, in0 = 0, in1 = 0;
+    int isMax = 1;
+    float scaleY = 1.0f;
+    const float* invX = nullptr;
+};
+typedef void (*PackedPoolKernel)(const PackedPoolRow* row);
+
 struct CPUCoreFunctions {
     CPUTier tier = CPUTier::SCALAR;
     const char* sgemmName = "";  // e.g. "sgemm_4x24__avx2"
@@ -167,6 +206,10 @@ struct CPUCoreFunctions {
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>
     const char* pwinoName = "";                    // e.g. "pwino__avx512"
+    PackedDwKernel packedDw = nullptr;          // dwpack__<isa>
+    const char* packedDwName = "";
+    PackedPoolKernel packedPool = nullptr;      // poolpack__<isa>
+    const char* packedPoolName = "";
 };
 
 /** the table of the tier in use (cpuTier(), or the testing override) */
@@ -190,6 +233,8 @@ double plane_sum__scalar(const float* x, int64_t n);
 void unary_f32__scalar(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 void pconv_4x64__scalar(const PackedConvTile* tile);
+void dwpack__scalar(const PackedDwRow* row);
+void poolpack__scalar(const PackedPoolRow* row);
 void wino_input__scalar(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
 void wino_output__scalar(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
                          float* y, const GemmPost* post);
@@ -249,6 +294,12 @@ void pwino_input__avx512(const float* x, int ih, int iw, int iy0, int ix0, int m
                        int alpha, float* v, int64_t eStride);
 void pwino_output__avx512(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
                         const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void dwpack__sse41(const PackedDwRow* row);
+void poolpack__sse41(const PackedPoolRow* row);
+void dwpack__avx2(const PackedDwRow* row);
+void poolpack__avx2(const PackedPoolRow* row);
+void dwpack__avx512(const PackedDwRow* row);
+void poolpack__avx512(const PackedPoolRow* row);
 void sgemm_4x8__sse41(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
                       int accumulate, const GemmPost* post);
 void sgemm_4x24__avx2(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,

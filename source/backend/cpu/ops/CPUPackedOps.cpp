@@ -68,6 +68,8 @@ int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, c
         }
         case Schema::OpType::Concat:
             return packedConcatSupported(op, inputs, outputs) ? Backend::PACKED_UNIFORM : Backend::PACKED_NONE;
+        case Schema::OpType::Pooling:
+            return packedPoolingSupported(op, inputs, outputs) ? Backend::PACKED_UNIFORM : Backend::PACKED_NONE;
         default:
             return Backend::PACKED_NONE;
     }
@@ -277,21 +279,9 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
     return adapter.release();
 }
 
-// Native packed kernels not written yet for these ops: the adapter runs them. (Each is replaced by
-// a definition in its own file.)
+// The native packed factories live next to their kernels: CPUConvolutionPacked.cpp (dense),
+// CPUConvolutionPackedDepthwise.cpp, CPUConvolutionPackedWinograd.cpp, CPUPoolingPacked.cpp,
 
-// -- depthwise --
-Execution* createPackedDepthwise(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const ConvAttrs&,
-                                 Backend*) {
-    return nullptr;
-}
-
-// -- pooling --
-Execution* createPackedPooling(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op*,
-                               Backend*) {
-    return nullptr;
-}
-
-// binary (per-channel operand) and concat: CPUPackedElementwise.cpp
+// CPUPackedElementwise.cpp (per-channel BinaryOp, Concat).
 
 } // namespace MNN

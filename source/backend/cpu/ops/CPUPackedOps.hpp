@@ -32,6 +32,12 @@ Execution* createPackedDepthwise(const std::vector<Tensor*>& inputs, const std::
  */
 Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                 const ConvAttrs& attrs, Backend* backend);
+/**
+ * 2-D MaxPool (no Indices output) / AveragePool and their global forms on float NCHW input:
+ * CPUPoolingPacked.cpp (cpuPackedSupport's Pooling case and createPackedPooling both ask it)
+ */
+bool packedPoolingSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                            const std::vector<Tensor*>& outputs);
 Execution* createPackedPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                const Schema::Op* op, Backend* backend);
 Execution* createPackedBinary(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,

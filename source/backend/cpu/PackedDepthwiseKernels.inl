@@ -1,0 +1,234 @@
+// Depthwise convolution and pooling rows on the packed layout NC16HW16, written once with GCC/Clang
+// vector extensions and compiled once per ISA tier: the including file defines MNN_PK_VEC_BYTES
+// (16 / 32 / 64) and includes this inside its own anonymous namespace (internal linkage: no ODR
+// hazard across tiers), after <string.h>, <stdint.h>, <float.h> and CPUCoreFunctions.hpp.
+//
+// A position of a block is one group of 16 floats (lane l = channel l of the block), held in
+// kPkNV native vectors. The output positions whose window lies inside the input row ([in0, in1))
+// are computed kPkP at a time (kPkP * kPkNV = 8 independent accumulators hide the multiply-add
+// latency); the others clip their tap range to the input, so no padded copy is ever made.
+
+typedef float PkVec __attribute__((vector_size(MNN_PK_VEC_BYTES)));
+typedef int32_t PkIVec __attribute__((vector_size(MNN_PK_VEC_BYTES)));
+constexpr int kPkL = MNN_PK_VEC_BYTES / 4;  // floats per vector
+constexpr int kPkNV = 16 / kPkL;            // vectors per position
+constexpr int kPkP = 8 / kPkNV;             // interior positions per step
+
+static inline PkVec pkLoad(const float* p) {
+    PkVec v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+static inline void pkStore(float* p, PkVec v) {
+    memcpy(p, &v, sizeof(v));
+}
+static inline PkVec pkSplat(float s) {
+    PkVec v = {};
+    return v + s;
+}
+/** max that propagates NaN (the first NaN met sticks) */
+static inline PkVec pkMaxNan(PkVec m, PkVec v) {
+    const PkIVec take = (v > m) | (v != v);
+    return (PkVec)(((PkIVec)v & take) | ((PkIVec)m & ~take));
+}
+
+/** taps [*k0, *k1) of a window starting at i0 (step d, k taps) that lie in [0, n) */
+static inline void pkClip(int i0, int d, int k, int n, int* k0, int* k1) {
+    *k0 = i0 < 0 ? (-i0 + d - 1) / d : 0;
+    *k1 = n - 1 - i0 < 0 ? 0 : ((n - 1 - i0) / d + 1 < k ? (n - 1 - i0) / d + 1 : k);
+    if (*k1 < *k0) {
+        *k1 = *k0;
+    }
+}
+
+struct PkDwStore {
+    int act;
+    PkVec lo, hi;
+    inline void operator()(float* y, const PkVec* a) const {
+        const PkVec zero = {};
+        for (int v = 0; v < kPkNV; ++v) {
+            PkVec r = a[v];
+            if (act == 1) {
+                r = r > zero ? r : zero;
+            } else if (act == 2) {
+                r = r < lo ? lo : r;
+                r = r > hi ? hi : r;
+            }
+            pkStore(y + v * kPkL, r);
+        }
+    }
+};
+
+// Q interior positions starting at ox: every tap of every window is inside the row
+template <int Q>
+static inline void pkDwInterior(const MNN::PackedDwRow* r, int ox, const PkVec* bias, const PkDwStore& st) {
+    PkVec acc[Q][kPkNV];
+    for (int q = 0; q < Q; ++q) {
+        for (int v = 0; v < kPkNV; ++v) {
+            acc[q][v] = bias[v];
+        }
+    }
+    const int64_t step = (int64_t)r->sw * 16, tapStep = (int64_t)r->dw * 16;
+    const float* xr = r->x + ((int64_t)ox * r->sw - r->pl) * 16;
+    const float* wr = r->w;
+    for (int ry = 0; ry < r->rows; ++ry, xr += r->xRowStep, wr += r->kw * 16) {
+        const float* xp = xr;
+        for (int kx = 0; kx < r->kw; ++kx, xp += tapStep) {
+            PkVec wv[kPkNV];
+            for (int v = 0; v < kPkNV; ++v) {
+                wv[v] = pkLoad(wr + kx * 16 + v * kPkL);
+            }
+            for (int q = 0; q < Q; ++q) {
+                for (int v = 0; v < kPkNV; ++v) {
+                    acc[q][v] += wv[v] * pkLoad(xp + q * step + v * kPkL);
+                }
+            }
+        }
+    }
+    for (int q = 0; q < Q; ++q) {
+        st(r->y + (int64_t)(ox + q) * 16, acc[q]);
+    }
+}
+
+// one position whose window crosses the row's border: its taps clipped to the input
+static inline void pkDwEdge(const MNN::PackedDwRow* r, int ox, const PkVec* bias, const PkDwStore& st) {
+    PkVec acc[kPkNV];
+    for (int v = 0; v < kPkNV; ++v) {
+        acc[v] = bias[v];
+    }
+    const int ix0 = ox * r->sw - r->pl;
+    int k0, k1;
+    pkClip(ix0, r->dw, r->kw, r->iw, &k0, &k1);
+    const float* xr = r->x;
+    const float* wr = r->w;
+    for (int ry = 0; ry < r->rows; ++ry, xr += r->xRowStep, wr += r->kw * 16) {
+        for (int kx = k0; kx < k1; ++kx) {
+            const float* xp = xr + (int64_t)(ix0 + kx * r->dw) * 16;
+            for (int v = 0; v < kPkNV; ++v) {
+                acc[v] += pkLoad(wr + kx * 16 + v * kPkL) * pkLoad(xp + v * kPkL);
+            }
+        }
+    }
+    st(r->y + (int64_t)ox * 16, acc);
+}
+
+static void pkDwRow(const MNN::PackedDwRow* r) {
+    PkVec bias[kPkNV];
+    for (int v = 0; v < kPkNV; ++v) {
+        bias[v] = pkLoad(r->bias + v * kPkL);
+    }
+    PkDwStore st;
+    st.act = r->post ? r->post->act : 0;
+    st.lo = pkSplat(r->post ? r->post->lo : 0.0f);
+    st.hi = pkSplat(r->post ? r->post->hi : 0.0f);
+    const int in0 = r->rows > 0 ? r->in0 : r->ow, in1 = r->rows > 0 ? r->in1 : r->ow;
+    int ox = 0;
+    for (; ox < in0; ++ox) {
+        pkDwEdge(r, ox, bias, st);
+    }
+    for (; ox + kPkP <= in1; ox += kPkP) {
+        pkDwInterior<kPkP>(r, ox, bias, st);
+    }
+    for (; ox < in1; ++ox) {
+        pkDwInterior<1>(r, ox, bias, st);
+    }
+    for (; ox < r->ow; ++ox) {
+        pkDwEdge(r, ox, bias, st);
+    }
+    if (st.act == 3) {
+        r->post->unary(r->post->unaryOp, r->y, r->y, (int64_t)r->ow * 16, r->post->lo, r->post->hi);
+    }
+}
+
+// pooling: max (NaN propagates, an empty window gives the lowest float) or sum * scaleY * invX[ox]
+template <int IS_MAX>
+static inline PkVec pkPoolStep(PkVec a, PkVec v) {
+    return IS_MAX ? pkMaxNan(a, v) : a + v;
+}
+
+template <int IS_MAX>
+static inline void pkPoolStore(const MNN::PackedPoolRow* r, int ox, const PkVec* a, bool empty) {
+    float* y = r->y + (int64_t)ox * 16;
+    for (int v = 0; v < kPkNV; ++v) {
+        PkVec o = a[v];
+        if (IS_MAX) {
+            o = empty ? pkSplat(-FLT_MAX) : o;
+        } else {
+            o = o * (r->scaleY * r->invX[ox]);
+        }
+        pkStore(y + v * kPkL, o);
+    }
+}
+
+template <int IS_MAX, int Q>
+static inline void pkPoolInterior(const MNN::PackedPoolRow* r, int ox) {
+    const PkVec init = pkSplat(IS_MAX ? -__builtin_inff() : 0.0f);
+    PkVec acc[Q][kPkNV];
+    for (int q = 0; q < Q; ++q) {
+        for (int v = 0; v < kPkNV; ++v) {
+            acc[q][v] = init;
+        }
+    }
+    const int64_t step = (int64_t)r->sw * 16, tapStep = (int64_t)r->dw * 16;
+    const float* xr = r->x + ((int64_t)ox * r->sw - r->pl) * 16;
+    for (int ry = 0; ry < r->rows; ++ry, xr += r->xRowStep) {
+        const float* xp = xr;
+        for (int kx = 0; kx < r->kw; ++kx, xp += tapStep) {
+            for (int q = 0; q < Q; ++q) {
+                for (int v = 0; v < kPkNV; ++v) {
+                    acc[q][v] = pkPoolStep<IS_MAX>(acc[q][v], pkLoad(xp + q * step + v * kPkL));
+                }
+            }
+        }
+    }
+    for (int q = 0; q < Q; ++q) {
+        pkPoolStore<IS_MAX>(r, ox + q, acc[q], false);
+    }
+}
+
+template <int IS_MAX>
+static inline void pkPoolEdge(const MNN::PackedPoolRow* r, int ox) {
+    PkVec acc[kPkNV];
+    for (int v = 0; v < kPkNV; ++v) {
+        acc[v] = pkSplat(IS_MAX ? -__builtin_inff() : 0.0f);
+    }
+    const int ix0 = ox * r->sw - r->pl;
+    int k0, k1;
+    pkClip(ix0, r->dw, r->kw, r->iw, &k0, &k1);
+    const float* xr = r->x;
+    for (int ry = 0; ry < r->rows; ++ry, xr += r->xRowStep) {
+        for (int kx = k0; kx < k1; ++kx) {
+            const float* xp = xr + (int64_t)(ix0 + kx * r->dw) * 16;
+            for (int v = 0; v < kPkNV; ++v) {
+                acc[v] = pkPoolStep<IS_MAX>(acc[v], pkLoad(xp + v * kPkL));
+            }
+        }
+    }
+    pkPoolStore<IS_MAX>(r, ox, acc, r->rows <= 0 || k1 <= k0);
+}
+
+template <int IS_MAX>
+static void pkPoolRowT(const MNN::PackedPoolRow* r) {
+    const int in0 = r->rows > 0 ? r->in0 : r->ow, in1 = r->rows > 0 ? r->in1 : r->ow;
+    int ox = 0;
+    for (; ox < in0; ++ox) {
+        pkPoolEdge<IS_MAX>(r, ox);
+    }
+    for (; ox + kPkP <= in1; ox += kPkP) {
+        pkPoolInterior<IS_MAX, kPkP>(r, ox);
+    }
+    for (; ox < in1; ++ox) {
+        pkPoolInterior<IS_MAX, 1>(r, ox);
+    }
+    for (; ox < r->ow; ++ox) {
+        pkPoolEdge<IS_MAX>(r, ox);
+    }
+}
+
+static void pkPoolRow(const MNN::PackedPoolRow* r) {
+    if (r->isMax) {
+        pkPoolRowT<1>(r);
+    } else {
+        pkPoolRowT<0>(r);
+    }
+}

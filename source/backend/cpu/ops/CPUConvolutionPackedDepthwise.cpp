@@ -1,0 +1,297 @@
+// Depthwise convolution (group == input channels == output channels) on the packed layout NC16HW16:
+// the table's dwpack kernel computes one output row of one 16-channel block, vectorised across the
+// block's channels, with clipped taps at the borders (no padded copy). A plain input is packed into
+// scratch first, a plain output is computed into scratch and unpacked. Work items: (batch x block x
+// band of output rows) over the backend's pool.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
+#include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/PackedLayout.hpp"
+#include "core/Macro.hpp"
+#include "core/TensorUtils.hpp"
+#include "CPUPackedOps.hpp"
+
+namespace MNN {
+
+namespace {
+
+/** what dwpack computes for the rows of one output plane */
+struct DwPlaneGeom {
+    int ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl, in0, in1;
+};
+
+/** kernel rows [*k0, *k1) of output row oy that fall inside the input */
+void validRows(const DwPlaneGeom& g, int oy, int* k0, int* k1) {
+    const int i0 = oy * g.sh - g.pt;
+    *k0 = i0 < 0 ? (-i0 + g.dh - 1) / g.dh : 0;
+    *k1 = g.ih - 1 - i0 < 0 ? 0 : std::min(g.kh, (g.ih - 1 - i0) / g.dh + 1);
+    *k1 = std::max(*k1, *k0);
+}
+
+/** output columns [*o0, *o1) whose whole window lies inside [0, in) */
+void interiorRange(int in, int out, int k, int s, int d, int padBegin, int* o0, int* o1) {
+    int b = 0;
+    while (b < out && b * s - padBegin < 0) {
+        ++b;
+    }
+    int e = b;
+    while (e < out && e * s - padBegin + (k - 1) * d < in) {
+        ++e;
+    }
+    *o0 = b;
+    *o1 = e;
+}
+
+/** packs / unpacks one (batch, block) plane between NCHW and NC16HW16 */
+struct BlockConvertJob {
+    const float* src;
+    float* dst;
+    int channels, blocks;
+    int64_t plane;
+    bool pack;
+    void operator()(int i) const {
+        const int n = i / blocks, b = i % blocks;
+        const int lanes = std::min(kCpuPack, channels - b * kCpuPack);
+        const int64_t plainOff = ((int64_t)n * channels + (int64_t)b * kCpuPack) * plane;
+        const int64_t packedOff = (int64_t)i * plane * kCpuPack;
+        if (pack) {
+            packNC16(src + plainOff, dst + packedOff, 1, lanes, plane);
+        } else {
+            unpackNC16(src + packedOff, dst + plainOff, 1, lanes, plane);
+        }
+    }
+};
+
+struct PackedDwJob {
+    const CPUCoreFunctions* f;
+    const DwPlaneGeom* g;
+    const float* x;     // packed input, [batch * blocks][ih][iw][16]
+    const float* w;     // [blocks][kh * kw][16]
+    const float* bias;  // [blocks][16]
+    float* y;           // packed output
+    const GemmPost* post;
+    int blocks, bands;
+    void operator()(int t) const {
+        const int plane = t / bands, band = t % bands, blk = plane % blocks;
+        const int oy0 = (int)((int64_t)g->oh * band / bands), oy1 = (int)((int64_t)g->oh * (band + 1) / bands);
+        const float* xp = x + (int64_t)plane * g->ih * g->iw * 16;
+        const float* wb = w + (int64_t)blk * g->kh * g->kw * 16;
+        PackedDwRow r;
+        r.xRowStep = (int64_t)g->dh * g->iw * 16;
+        r.bias = bias + (int64_t)blk * 16;
+        r.iw = g->iw;
+        r.ow = g->ow;
+        r.kw = g->kw;
+        r.sw = g->sw;
+        r.dw = g->dw;
+        r.pl = g->pl;
+        r.in0 = g->in0;
+        r.in1 = g->in1;
+        r.post = post;
+        for (int oy = oy0; oy < oy1; ++oy) {
+            int k0, k1;
+            validRows(*g, oy, &k0, &k1);
+            r.rows = k1 - k0;
+            r.x = r.rows > 0 ? xp + (int64_t)(oy * g->sh - g->pt + k0 * g->dh) * g->iw * 16 : xp;
+            r.w = wb + (int64_t)k0 * g->kw * 16;
+            r.y = y + ((int64_t)plane * g->oh + oy) * g->ow * 16;
+            f->packedDw(&r);
+        }
+    }
+};
+
+class CPUConvolutionPackedDepthwise : public Execution {
+public:
+    CPUConvolutionPackedDepthwise(Backend* b, const ConvAttrs& attrs) : Execution(b), mAttrs(attrs) {
+        switch (attrs.activation) {
+            case Schema::FusedActivation::RELU:
+                mPost.act = 1;
+                break;
+            case Schema::FusedActivation::CLIP:
+                mPost.act = 2;
+                mPost.lo = attrs.clipMin;
+                mPost.hi = attrs.clipMax;
+                break;
+            case Schema::FusedActivation::SILU:
+                mPost.act = 3;
+                mPost.unaryOp = (int)VecUnaryOp::SILU;
+                break;
+            case Schema::FusedActivation::HARD_SWISH:
+                mPost.act = 3;
+                mPost.unaryOp = (int)VecUnaryOp::HARD_SWISH;
+                break;
+            default:
+                break;
+        }
+        mPool = static_cast<CPUBackend*>(b)->threadPool();
+        snprintf(mAlgo, sizeof(mAlgo), "packed-depthwise");
+    }
+
+    const char* algorithm() const override {
+        return mAlgo;
+    }
+
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        const bool hasBias = inputs.size() > 2 && inputs[2];
+        std::vector<int> biasShape;
+        if (hasBias) {
+            biasShape = TensorUtils::shape(inputs[2]);
+        }
+        std::string err;
+        WindowGeometry geom;
+        int outChannels = 0;
+        if (!resolveConv(mAttrs, false, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]),
+                         hasBias ? &biasShape : nullptr, &geom, &outChannels, &err)) {
+            MNN_ERROR("Convolution %s: %s\n", TensorUtils::describe(outputs[0])->name.c_str(), err.c_str());
+            return INVALID_VALUE;
+        }
+        const int c = inputs[0]->length(1);
+        if (geom.input.size() != 2 || c != mAttrs.group || outChannels != c) {
+            MNN_ERROR(
+                "Convolution %s: the packed depthwise kernel needs 2-D input with group == C == M (C %d, M %d, "
+                "group %d)\n",
+                TensorUtils::describe(outputs[0])->name.c_str(), c, outChannels, mAttrs.group);
+            return NOT_SUPPORT;
+        }
+        auto& g = mGeom;
+        g.ih = geom.input[0];
+        g.iw = geom.input[1];
+        g.oh = geom.output[0];
+        g.ow = geom.output[1];
+        g.kh = geom.kernel[0];
+        g.kw = geom.kernel[1];
+        g.sh = geom.strides[0];
+        g.sw = geom.strides[1];
+        g.dh = geom.dilations[0];
+        g.dw = geom.dilations[1];
+        g.pt = geom.padBegin[0];
+        g.pl = geom.padBegin[1];
+        interiorRange(g.iw, g.ow, g.kw, g.sw, g.dw, g.pl, &g.in0, &g.in1);
+        mBatch = inputs[0]->length(0);
+        mChannels = c;
+        mBlocks = packedBlocks(c);
+        const int64_t planes = (int64_t)mBatch * mBlocks;
+        const double inFloats = (double)planes * g.ih * g.iw * 16, outFloats = (double)planes * g.oh * g.ow * 16;
+        if (inFloats > 9.0e15 || outFloats > 9.0e15 || planes > (1 << 22)) {
+            MNN_ERROR("Convolution %s: tensor too large for the packed depthwise kernel\n",
+                      TensorUtils::describe(outputs[0])->name.c_str());
+            return INVALID_VALUE;
+        }
+        // weights [blocks][kh * kw][16] and bias [blocks][16], padding lanes 0
+        const int taps = g.kh * g.kw;
+        const float* w = inputs[1]->host<float>();
+        const float* b = hasBias ? inputs[2]->host<float>() : nullptr;
+        mWeights.assign((size_t)mBlocks * taps * 16, 0.0f);
+        mBias.assign((size_t)mBlocks * 16, 0.0f);
+        for (int ch = 0; ch < c; ++ch) {
+            float* dst = mWeights.data() + (int64_t)(ch / 16) * taps * 16 + ch % 16;
+            for (int t = 0; t < taps; ++t) {
+                dst[t * 16] = w[(int64_t)ch * taps + t];
+            }
+            mBias[(size_t)ch] = b ? b[ch] : 0.0f;
+        }
+        mFuncs = &cpuCoreFunctions();
+        mPost.unary = mFuncs->unaryF32;
+        mInPacked = isCpuPacked(inputs[0]);
+        mOutPacked = isCpuPacked(outputs[0]);
+        mInScratch = mInPacked ? 0 : (int64_t)inFloats;
+        mOutScratch = mOutPacked ? 0 : (int64_t)outFloats;
+        // bands of rows so that there are a few items per thread
+        const int threads = mPool ? mPool->threads() : 1;
+        mBands = 1;
+        if (threads > 1 && planes > 0 && planes < 4 * threads) {
+            mBands = (int)std::min<int64_t>(std::max(g.oh, 1), (4 * threads + planes - 1) / planes);
+        }
+        if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)(mInScratch + mOutScratch))) {
+            return OUT_OF_MEMORY;
+        }
+        snprintf(mAlgo, sizeof(mAlgo), "packed-depthwise %s", mFuncs->packedDwName);
+        return NO_ERROR;
+    }
+
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
+        const int planes = mBatch * mBlocks;
+        const float* x = inputs[0]->host<float>();
+        if (!mInPacked) {
+            BlockConvertJob pack{x, scratch, mChannels, mBlocks, (int64_t)mGeom.ih * mGeom.iw, true};
+            parallelFor(mPool, planes, pack);
+            x = scratch;
+        }
+        float* y = mOutPacked ? outputs[0]->host<float>() : scratch + mInScratch;
+        PackedDwJob job;
+        job.f = mFuncs;
+        job.g = &mGeom;
+        job.x = x;
+        job.w = mWeights.data();
+        job.bias = mBias.data();
+        job.y = y;
+        job.post = mPost.act ? &mPost : nullptr;
+        job.blocks = mBlocks;
+        job.bands = mBands;
+        parallelFor(mPool, planes * mBands, job);
+        if (!mOutPacked) {
+            BlockConvertJob unpack{y,       outputs[0]->host<float>(),    mChannels,
+                                   mBlocks, (int64_t)mGeom.oh * mGeom.ow, false};
+            parallelFor(mPool, planes, unpack);
+        }
+        return NO_ERROR;
+    }
+
+private:
+    ConvAttrs mAttrs;
+    GemmPost mPost;
+    ThreadPool* mPool = nullptr;
+    const CPUCoreFunctions* mFuncs = nullptr;
+    DwPlaneGeom mGeom{};
+    int mBatch = 0, mChannels = 0, mBlocks = 0, mBands = 1;
+    bool mInPacked = false, mOutPacked = false;
+    int64_t mInScratch = 0, mOutScratch = 0;
+    std::vector<float> mWeights, mBias;
+    char mAlgo[64];
+};
+
+bool isConstantTensor(const Tensor* t) {
+    return t && TensorUtils::describe(t)->usage == Tensor::InsideDescribe::CONSTANT;
+}
+
+}  // namespace
+
+Execution* createPackedDepthwise(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                 const ConvAttrs& attrs, Backend* backend) {
+    const char* env = getenv("MNN_CONV_ALGO");
+    if (env && strcmp(env, "reference") == 0) {
+        return nullptr;
+    }
+    if (inputs.size() < 2 || outputs.size() != 1 || !inputs[0] || inputs[0]->dimensions() != 4 ||
+        inputs[0]->getType() != halide_type_of<float>() || outputs[0]->dimensions() != 4 ||
+        outputs[0]->getType() != halide_type_of<float>()) {
+        return nullptr;
+    }
+    const Tensor* w = inputs[1];
+    const Tensor* b = inputs.size() > 2 ? inputs[2] : nullptr;
+    if (!isConstantTensor(w) || w->getType() != halide_type_of<float>() || w->dimensions() != 4 ||
+        (b && (!isConstantTensor(b) || b->getType() != halide_type_of<float>()))) {
+        return nullptr;
+    }
+    const int c = inputs[0]->length(1);
+    if (attrs.group <= 1 || c != attrs.group || w->length(0) != c || w->length(1) != 1 || attrs.kernel.size() > 2) {
+        return nullptr;
+    }
+    switch (attrs.activation) {
+        case Schema::FusedActivation::NONE:
+        case Schema::FusedActivation::RELU:
+        case Schema::FusedActivation::CLIP:
+        case Schema::FusedActivation::SILU:
+        case Schema::FusedActivation::HARD_SWISH:
+            break;
+        default:
+            return nullptr;
+    }
+    return new CPUConvolutionPackedDepthwise(backend, attrs);
+}
+
+}  // namespace MNN

@@ -1,0 +1,190 @@
+// 2-D Max / Average pooling (and the global forms) on the packed layout NC16HW16: the table's
+// poolpack kernel computes one output row of one 16-channel block, vectorised across the block's
+// channels, with the window clipped at the borders (no padded copy). Semantics of the plain kernels
+// (CPUPoolingFast.cpp): Max propagates NaN and gives the lowest float for a window with nothing
+// inside; Average divides by the inside count, or with count_include_pad by the count inside
+// [-padBegin, in + padEnd) per dimension (ceil_mode's extra positions never count). Work items:
+// (batch x block x band of output rows) over the backend's pool.
+#include <stdio.h>
+#include <algorithm>
+#include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/PackedLayout.hpp"
+#include "core/Macro.hpp"
+#include "core/TensorUtils.hpp"
+#include "CPUPackedOps.hpp"
+
+namespace MNN {
+
+namespace {
+
+struct PoolPlaneGeom {
+    int ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl, in0, in1;
+};
+
+struct PackedPoolJob {
+    const CPUCoreFunctions* f;
+    const PoolPlaneGeom* g;
+    const float* x;
+    float* y;
+    const float* invY;
+    const float* invX;
+    int isMax, bands;
+    void operator()(int t) const {
+        const int plane = t / bands, band = t % bands;
+        const int oy0 = (int)((int64_t)g->oh * band / bands), oy1 = (int)((int64_t)g->oh * (band + 1) / bands);
+        const float* xp = x + (int64_t)plane * g->ih * g->iw * 16;
+        PackedPoolRow r;
+        r.xRowStep = (int64_t)g->dh * g->iw * 16;
+        r.iw = g->iw;
+        r.ow = g->ow;
+        r.kw = g->kw;
+        r.sw = g->sw;
+        r.dw = g->dw;
+        r.pl = g->pl;
+        r.in0 = g->in0;
+        r.in1 = g->in1;
+        r.isMax = isMax;
+        r.invX = invX;
+        for (int oy = oy0; oy < oy1; ++oy) {
+            const int i0 = oy * g->sh - g->pt;
+            const int k0 = i0 < 0 ? (-i0 + g->dh - 1) / g->dh : 0;
+            const int k1 = std::max(k0, g->ih - 1 - i0 < 0 ? 0 : std::min(g->kh, (g->ih - 1 - i0) / g->dh + 1));
+            r.rows = k1 - k0;
+            r.x = r.rows > 0 ? xp + (int64_t)(i0 + k0 * g->dh) * g->iw * 16 : xp;
+            r.scaleY = invY[oy];
+            r.y = y + ((int64_t)plane * g->oh + oy) * g->ow * 16;
+            f->packedPool(&r);
+        }
+    }
+};
+
+class CPUPoolingPacked : public Execution {
+public:
+    CPUPoolingPacked(Backend* b, const PoolAttrs& a) : Execution(b), mAttrs(a) {
+        mPool = static_cast<CPUBackend*>(b)->threadPool();
+        snprintf(mAlgo, sizeof(mAlgo), "packed-pool");
+    }
+    const char* algorithm() const override {
+        return mAlgo;
+    }
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        std::string err;
+        WindowGeometry geom;
+        if (!resolvePool(mAttrs, TensorUtils::shape(inputs[0]), &geom, &err)) {
+            MNN_ERROR("Pooling %s: %s\n", TensorUtils::describe(outputs[0])->name.c_str(), err.c_str());
+            return INVALID_VALUE;
+        }
+        if (geom.input.size() != 2) {
+            MNN_ERROR("Pooling %s: the packed kernel needs 2-D input, got %d spatial dims\n",
+                      TensorUtils::describe(outputs[0])->name.c_str(), (int)geom.input.size());
+            return NOT_SUPPORT;
+        }
+        auto& g = mGeom;
+        g.ih = geom.input[0];
+        g.iw = geom.input[1];
+        g.oh = geom.output[0];
+        g.ow = geom.output[1];
+        g.kh = geom.kernel[0];
+        g.kw = geom.kernel[1];
+        g.sh = geom.strides[0];
+        g.sw = geom.strides[1];
+        g.dh = geom.dilations[0];
+        g.dw = geom.dilations[1];
+        g.pt = geom.padBegin[0];
+        g.pl = geom.padBegin[1];
+        // interior columns: the whole window inside [0, iw)
+        g.in0 = 0;
+        while (g.in0 < g.ow && g.in0 * g.sw - g.pl < 0) {
+            ++g.in0;
+        }
+        g.in1 = g.in0;
+        while (g.in1 < g.ow && g.in1 * g.sw - g.pl + (g.kw - 1) * g.dw < g.iw) {
+            ++g.in1;
+        }
+        // per dimension: 1 / (inside count, or the count inside [-padBegin, in + padEnd))
+        auto inverse = [&](int d, std::vector<float>* inv) {
+            inv->assign((size_t)geom.output[d], 0.0f);
+            for (int o = 0; o < geom.output[d]; ++o) {
+                int inside = 0, padded = 0;
+                for (int k = 0; k < geom.kernel[d]; ++k) {
+                    const int64_t i = (int64_t)o * geom.strides[d] - geom.padBegin[d] + (int64_t)k * geom.dilations[d];
+                    inside += (i >= 0 && i < geom.input[d]) ? 1 : 0;
+                    padded += (i >= -geom.padBegin[d] && i < (int64_t)geom.input[d] + geom.padEnd[d]) ? 1 : 0;
+                }
+                const int n = mAttrs.countIncludePad ? padded : inside;
+                (*inv)[(size_t)o] = n > 0 ? 1.0f / (float)n : 0.0f;
+            }
+        };
+        inverse(0, &mInvY);
+        inverse(1, &mInvX);
+        const int blocks = packedBlocks(inputs[0]->length(1));
+        const int64_t planes = (int64_t)inputs[0]->length(0) * blocks;
+        if (planes > (1 << 22)) {
+            MNN_ERROR("Pooling %s: %lld planes are too many for the packed kernel\n",
+                      TensorUtils::describe(outputs[0])->name.c_str(), (long long)planes);
+            return INVALID_VALUE;
+        }
+        mPlanes = (int)planes;
+        const int threads = mPool ? mPool->threads() : 1;
+        mBands = 1;
+        if (threads > 1 && planes > 0 && planes < 4 * threads) {
+            mBands = (int)std::min<int64_t>(std::max(g.oh, 1), (4 * threads + planes - 1) / planes);
+        }
+        mFuncs = &cpuCoreFunctions();
+        snprintf(mAlgo, sizeof(mAlgo), "packed-pool %s %s", mFuncs->packedPoolName,
+                 mAttrs.type == Schema::PoolType::MAXPOOL ? "max" : "avg");
+        return NO_ERROR;
+    }
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        PackedPoolJob job;
+        job.f = mFuncs;
+        job.g = &mGeom;
+        job.x = inputs[0]->host<float>();
+        job.y = outputs[0]->host<float>();
+        job.invY = mInvY.data();
+        job.invX = mInvX.data();
+        job.isMax = mAttrs.type == Schema::PoolType::MAXPOOL ? 1 : 0;
+        job.bands = mBands;
+        parallelFor(mPool, mPlanes * mBands, job);
+        return NO_ERROR;
+    }
+
+private:
+    PoolAttrs mAttrs;
+    ThreadPool* mPool = nullptr;
+    const CPUCoreFunctions* mFuncs = nullptr;
+    PoolPlaneGeom mGeom{};
+    int mPlanes = 0, mBands = 1;
+    std::vector<float> mInvY, mInvX;
+    char mAlgo[64];
+};
+
+bool isFloat4d(const Tensor* t) {
+    return t && t->dimensions() == 4 && t->getType() == halide_type_of<float>();
+}
+
+}  // namespace
+
+bool packedPoolingSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                            const std::vector<Tensor*>& outputs) {
+    if (!op || op->type() != Schema::OpType::Pooling || inputs.size() != 1 || outputs.size() != 1 ||
+        !isFloat4d(inputs[0]) || !isFloat4d(outputs[0])) {
+        return false;
+    }
+    PoolAttrs attrs;
+    attrs.load(op->param_as_PoolParam());
+    return attrs.type == Schema::PoolType::MAXPOOL || attrs.type == Schema::PoolType::AVERAGEPOOL;
+}
+
+Execution* createPackedPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                               const Schema::Op* op, Backend* backend) {
+    if (!packedPoolingSupported(op, inputs, outputs) || !isCpuPacked(inputs[0]) || !isCpuPacked(outputs[0])) {
+        return nullptr;
+    }
+    PoolAttrs attrs;
+    attrs.load(op->param_as_PoolParam());
+    return new CPUPoolingPacked(backend, attrs);
+}
+
+}  // namespace MNN

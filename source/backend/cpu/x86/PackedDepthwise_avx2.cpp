@@ -1,0 +1,22 @@
+// Packed-layout (NC16HW16) depthwise and pooling rows, avx2 tier (32-byte vectors):
+// PackedDepthwiseKernels.inl with this file's flags.
+#if defined(__x86_64__) || defined(_M_X64)
+#include <float.h>
+#include <stdint.h>
+#include <string.h>
+#include "backend/cpu/CPUCoreFunctions.hpp"
+
+#define MNN_PK_VEC_BYTES 32
+namespace {
+#include "backend/cpu/PackedDepthwiseKernels.inl"
+}  // namespace
+
+namespace MNN {
+void dwpack__avx2(const PackedDwRow* row) {
+    pkDwRow(row);
+}
+void poolpack__avx2(const PackedPoolRow* row) {
+    pkPoolRow(row);
+}
+}  // namespace MNN
+#endif
