@@ -281,7 +281,6 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
 
 // The native packed factories live next to their kernels: CPUConvolutionPacked.cpp (dense),
 // CPUConvolutionPackedDepthwise.cpp, CPUConvolutionPackedWinograd.cpp, CPUPoolingPacked.cpp,
-
 // CPUPackedElementwise.cpp (per-channel BinaryOp, Concat).
 
 } // namespace MNN
