@@ -205,8 +205,16 @@ private:
         int channels;
     };
     void copyLanes(const float* src, int srcLane, float* dst, int dstLane, int lanes) const {
+        const float* s = src + srcLane;
+        float* d = dst + dstLane;
+        if (lanes == kCpuPack) {
+            ::memcpy(d, s, (size_t)mPlane * kCpuPack * sizeof(float));
+            return;
+        }
         for (int64_t p = 0; p < mPlane; ++p) {
-            ::memcpy(dst + p * kCpuPack + dstLane, src + p * kCpuPack + srcLane, (size_t)lanes * sizeof(float));
+            for (int l = 0; l < lanes; ++l) {
+                d[p * kCpuPack + l] = s[p * kCpuPack + l];
+            }
         }
     }
     std::vector<Part> mParts;

@@ -233,17 +233,24 @@ private:
 Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                  const Schema::Op* op, Backend* backend) {
     if (cpuPackedSupport(op, inputs, outputs) == Backend::PACKED_UNIFORM) {
-        // the kernel runs packed: plain 4-D float tensors get packed copies at the edges
-        bool plain = false;
+        // mixed layouts: run the kernel on whichever side converts fewer bytes (packed: plain 4-D
+        // float tensors get packed copies at the edges; plain: packed ones get plain copies)
+        int64_t plainBytes = 0, packedBytes = 0;
+        auto count = [&](const Tensor* t) {
+            if (t && t->dimensions() == 4 && t->getType() == halide_type_of<float>()) {
+                (isCpuPacked(t) ? packedBytes : plainBytes) += TensorUtils::byteSize(t);
+            }
+        };
         for (auto t : inputs) {
-            plain = plain || (t && t->dimensions() == 4 && t->getType() == halide_type_of<float>() && !isCpuPacked(t));
+            count(t);
         }
         for (auto t : outputs) {
-            plain = plain || (t->dimensions() == 4 && t->getType() == halide_type_of<float>() && !isCpuPacked(t));
+            count(t);
         }
-        if (plain) {
-            std::unique_ptr<CPUPackedAdapter> edges(
-                new CPUPackedAdapter(backend, CPUPackedAdapter::EDGES, inputs, outputs));
+        if (plainBytes > 0) {
+            const bool packedSide = plainBytes <= packedBytes;
+            const auto mode = packedSide ? CPUPackedAdapter::EDGES : CPUPackedAdapter::CONVERT;
+            std::unique_ptr<CPUPackedAdapter> edges(new CPUPackedAdapter(backend, mode, inputs, outputs));
             if (!edges->init(op)) {
                 return nullptr;
             }
