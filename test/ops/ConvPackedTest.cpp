@@ -71,7 +71,7 @@ std::vector<PcCase> cases() {
         // the resnet stem: 7x7 stride 2 pad 3 on 3 input channels
         {1, 3, 24, 20, 19, 7, 7, 2, 2, {3, 3, 3, 3}, 1, A::RELU},
         // mobilenet stems (3x3 stride 2 on 3 channels, batch 2), one channel, 4 channels with
-        // dilation and asymmetric pads (im2col when the input is a graph input)
+        // dilation and asymmetric pads (NHWC when the input is a graph input)
         {2, 3, 16, 15, 16, 3, 3, 2, 2, {1, 1, 1, 1}, 1, A::HARD_SWISH},
         {1, 1, 8, 9, 7, 3, 3, 2, 2, {1, 0, 0, 1}, 1, A::NONE},
         {1, 4, 20, 11, 13, 5, 5, 1, 1, {2, 1, 3, 2}, 2, A::CLIP},
@@ -118,17 +118,16 @@ void checkCase(const PcCase& c, int mode, size_t ci) {
         cpuSetTierOverride(tier);
         const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
         const std::string want = std::string("packed ") + f.packedConvName;
-        // a plain input of at most 4 channels with a window of at most 256 lanes: im2col + 1x1
-        const int taps = c.kh * c.kw;
-        const bool im2col = mode == 1 && c.cin <= 4 && taps > 1 && c.cin * taps <= 256;
-        const std::string wantConv = im2col ? std::string("packed-im2col ") + f.packedConvName : want;
+        // a plain input of fewer than 16 channels is read as NHWC
+        const bool nhwc = mode == 1 && c.cin < 16;
+        const std::string wantConv = nhwc ? std::string("packed-nhwc ") + f.packedConvName : want;
         for (int threads = 1; threads <= 3; ++threads) {
             auto packed = runWithLayout(model, {{"x", x.get()}}, "packed", threads, "gemm");
             ASSERT_EQ(packed.code, NO_ERROR) << "case " << ci << " mode " << mode;
             EXPECT_EQ(packed.algorithms["conv"], wantConv) << "case " << ci << " mode " << mode;
             if (mode != 1) {
                 EXPECT_EQ(packed.layouts["t1"], "NC16HW16") << "case " << ci;
-                EXPECT_EQ(packed.algorithms["a"], want) << "case " << ci;
+                EXPECT_EQ(packed.algorithms["a"], std::string("packed-nhwc ") + f.packedConvName) << "case " << ci;
             }
             if (mode != 2) {
                 EXPECT_EQ(packed.layouts["t2"], "NC16HW16") << "case " << ci;

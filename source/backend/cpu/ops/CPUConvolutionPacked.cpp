@@ -38,10 +38,6 @@ struct PcTileDesc {
 /** input bytes of one image per chunk of tiles (L2 share) */
 constexpr double kChunkInputBytes = 256.0 * 1024.0;
 
-/** im2col for a plain input of at most this many channels, when C * kh * kw stays within kIm2colMaxK */
-constexpr int kIm2colMaxChannels = 4;
-constexpr int kIm2colMaxK = 256;
-
 /** floats of the per-task buffer of a column tile (pcPMax * pcQMax * 16 must fit) */
 constexpr int kColumnTileFloats = 1024;
 
@@ -71,33 +67,24 @@ struct RepackJob {
 };
 
 /**
- * im2col of a plain input with few channels into a packed "image" whose channels are the window's
- * (ci, ky, kx) (K = C * kh * kw, the weights' own order): the convolution becomes a 1x1 over the
- * output plane with K input lanes, instead of a tap loop that reads a few lanes per tap.
+ * A plain input of at most 16 channels as NHWC (channels innermost, C lanes per position): one
+ * "block" whose positions are C floats apart, so a stem convolution on 3 channels neither writes
+ * nor reads 13 padding lanes per position.
  */
-struct Im2colJob {
-    const float* x;
+struct NhwcJob {
+    const float* src;
     float* dst;
-    int channels, kBlocks;
-    int ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl;
+    int channels;
+    int64_t plane, rows;  // positions per image, positions per task
+    int64_t tasksPerImage;
     void operator()(int i) const {
-        const int n = i / oh, oy = i % oh;
-        const int64_t outPlane = (int64_t)oh * ow;
-        const float* xn = x + (int64_t)n * channels * ih * iw;
-        float* dn = dst + (int64_t)n * kBlocks * outPlane * kCpuPack + (int64_t)oy * ow * kCpuPack;
-        int k = 0;
-        for (int c = 0; c < channels; ++c) {
-            for (int ky = 0; ky < kh; ++ky) {
-                const int iy = oy * sh - pt + ky * dh;
-                const bool rowIn = iy >= 0 && iy < ih;
-                const float* xr = xn + ((int64_t)c * ih + (rowIn ? iy : 0)) * iw;
-                for (int kx = 0; kx < kw; ++kx, ++k) {
-                    float* d = dn + (int64_t)(k / kCpuPack) * outPlane * kCpuPack + k % kCpuPack;
-                    for (int ox = 0; ox < ow; ++ox) {
-                        const int ix = ox * sw - pl + kx * dw;
-                        d[(int64_t)ox * kCpuPack] = (rowIn && ix >= 0 && ix < iw) ? xr[ix] : 0.0f;
-                    }
-                }
+        const int64_t n = i / tasksPerImage, p0 = (i % tasksPerImage) * rows;
+        const int64_t p1 = std::min(plane, p0 + rows);
+        const float* s = src + n * channels * plane;
+        float* d = dst + n * channels * plane;
+        for (int64_t p = p0; p < p1; ++p) {
+            for (int c = 0; c < channels; ++c) {
+                d[p * channels + c] = s[c * plane + p];
             }
         }
     }
@@ -224,7 +211,7 @@ public:
             mPost.unaryOp = (int)VecUnaryOp::HARD_SWISH;
         }
         mPool = static_cast<CPUBackend*>(b)->threadPool();
-        packWeights(cpuCoreFunctions(), weight, bias, false);
+        packWeights(cpuCoreFunctions(), weight, bias);
         snprintf(mAlgo, sizeof(mAlgo), "packed %s", mFuncs->packedConvName);
     }
 
@@ -250,17 +237,16 @@ public:
                       TensorUtils::shapeString(inputs[0]).c_str());
             return NOT_SUPPORT;
         }
-        mInPacked = isCpuPacked(inputs[0]);
-        // a plain input of a few channels with a window: im2col (K = C * kh * kw lanes) + 1x1
-        const int taps = mGeom.kernel[0] * mGeom.kernel[1];
-        const bool im2col = !mInPacked && mInChannels <= kIm2colMaxChannels && taps > 1 &&
-                            mInChannels * taps <= kIm2colMaxK;
-        if (&cpuCoreFunctions() != mFuncs || im2col != mIm2col) {
-            packWeights(cpuCoreFunctions(), inputs[1], hasBias ? inputs[2] : nullptr, im2col);
+        if (&cpuCoreFunctions() != mFuncs) {
+            packWeights(cpuCoreFunctions(), inputs[1], hasBias ? inputs[2] : nullptr);
         }
         mPost.unary = mFuncs->unaryF32;
-        snprintf(mAlgo, sizeof(mAlgo), "packed%s %s", mIm2col ? "-im2col" : "", mFuncs->packedConvName);
+        snprintf(mAlgo, sizeof(mAlgo), "packed %s", mFuncs->packedConvName);
+        mInPacked = isCpuPacked(inputs[0]);
         mOutPacked = isCpuPacked(outputs[0]);
+        // floats per input position: 16 lanes of a block, or C for a plain input of one block (NHWC)
+        mXLanes = (!mInPacked && mInChannels < kCpuPack) ? mInChannels : kCpuPack;
+        snprintf(mAlgo, sizeof(mAlgo), "packed%s %s", mXLanes < kCpuPack ? "-nhwc" : "", mFuncs->packedConvName);
         mBatch = inputs[0]->length(0);
         const int ih = mGeom.input[0], iw = mGeom.input[1], oh = mGeom.output[0], ow = mGeom.output[1];
         const int kh = mGeom.kernel[0], kw = mGeom.kernel[1];
@@ -270,20 +256,9 @@ public:
             MNN_ERROR("Convolution: output plane of %.0f or window span of %.0f positions too large\n", outPlane, span);
             return INVALID_VALUE;
         }
-        if (mIm2col) {
-            // the kernel sees a 1x1 convolution over the output plane
-            WindowGeometry flat = mGeom;
-            flat.input = flat.output;
-            flat.kernel = {1, 1};
-            flat.strides = {1, 1};
-            flat.dilations = {1, 1};
-            flat.padBegin = {0, 0};
-            planTiles(flat);
-        } else {
-            planTiles(mGeom);
-        }
-        const int inBlocks = packedBlocks(mKChannels), outBlocks = packedBlocks(mOutChannels);
-        mInImage = (int64_t)inBlocks * (mIm2col ? (int64_t)oh * ow : (int64_t)ih * iw) * kCpuPack;
+        planTiles();
+        const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
+        mInImage = (int64_t)inBlocks * ih * iw * mXLanes;
         mOutImage = (int64_t)outBlocks * oh * ow * kCpuPack;
         // tasks: contiguous ranges of the work index (image, chunk, group, tile), each with enough work
         const int threads = mPool ? mPool->threads() : 1;
@@ -318,18 +293,16 @@ public:
     }
 
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        const int inBlocks = packedBlocks(mKChannels), outBlocks = packedBlocks(mOutChannels);
+        const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
+        const int64_t inPlane = (int64_t)mGeom.input[0] * mGeom.input[1];
         const int64_t outPlane = (int64_t)mGeom.output[0] * mGeom.output[1];
-        const int64_t inPlane = mIm2col ? outPlane : (int64_t)mGeom.input[0] * mGeom.input[1];
         float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
         const float* x = inputs[0]->host<float>();
-        if (mIm2col) {
-            const auto& g = mGeom;
-            Im2colJob cols{x,           scratch,       mInChannels,   inBlocks,      g.input[0],
-                           g.input[1],  g.output[0],   g.output[1],   g.kernel[0],   g.kernel[1],
-                           g.strides[0], g.strides[1], g.dilations[0], g.dilations[1], g.padBegin[0],
-                           g.padBegin[1]};
-            parallelFor(mPool, mBatch * g.output[0], cols);
+        if (!mInPacked && mXLanes < kCpuPack) {
+            const int perImage = mPool ? 4 * mPool->threads() : 1;
+            const int64_t rows = (inPlane + perImage - 1) / perImage;
+            NhwcJob nhwc{x, scratch, mInChannels, inPlane, rows, (inPlane + rows - 1) / rows};
+            parallelFor(mPool, (int)(mBatch * nhwc.tasksPerImage), nhwc);
             x = scratch;
             scratch += mBatch * mInImage;
         } else if (!mInPacked) {
@@ -360,13 +333,13 @@ public:
         job.total = (int64_t)mBatch * job.groups * mChunks * mChunkTiles;
         job.xImage = mInImage;
         job.yImage = mOutImage;
-        job.xBlockStride = inPlane * kCpuPack;
+        job.xBlockStride = inPlane * mXLanes;
         job.yBlockStride = outPlane * kCpuPack;
         job.xRowStride = mXRowStride;
         job.xColStride = mXColStride;
         job.ow = mGeom.output[1];
         job.kBlocks = inBlocks;
-        job.kLast = mKChannels - (inBlocks - 1) * kCpuPack;
+        job.kLast = mInChannels - (inBlocks - 1) * kCpuPack;
         job.tapsAll = mTapsAll;
         job.post = mPost.act ? &mPost : nullptr;
         if (job.total > 0) {
@@ -383,17 +356,13 @@ private:
     /**
      * Weights [M, C, kh, kw] -> per group of Q = min(pcQMax, blocks left) output blocks (starting at
      * block qb0, qb0 * wPerBlock floats in): [kb][tap][i < 16][q < Q][l < 16], zero past M and C.
-     * im2col: the window is folded into the channels ([M, C * kh * kw, 1, 1], the same floats).
      */
-    void packWeights(const CPUCoreFunctions& f, const Tensor* weight, const Tensor* bias, bool im2col) {
+    void packWeights(const CPUCoreFunctions& f, const Tensor* weight, const Tensor* bias) {
         mFuncs = &f;
-        mIm2col = im2col;
         mOutChannels = weight->length(0);
         mInChannels = weight->length(1);
-        const int taps = weight->length(2) * weight->length(3);
-        mKChannels = im2col ? mInChannels * taps : mInChannels;
-        mTapsAll = im2col ? 1 : taps;
-        const int inBlocks = packedBlocks(mKChannels), outBlocks = packedBlocks(mOutChannels);
+        mTapsAll = weight->length(2) * weight->length(3);
+        const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
         const int64_t wPerBlock = (int64_t)inBlocks * mTapsAll * kCpuPack * kCpuPack;
         mWeights.assign((size_t)(wPerBlock * outBlocks), 0.0f);
         const float* w = weight->host<float>();
@@ -406,9 +375,9 @@ private:
                     if (oc >= mOutChannels) {
                         break;
                     }
-                    for (int ic = 0; ic < mKChannels; ++ic) {
+                    for (int ic = 0; ic < mInChannels; ++ic) {
                         const int kb = ic / kCpuPack, i = ic % kCpuPack;
-                        const float* src = w + ((int64_t)oc * mKChannels + ic) * mTapsAll;
+                        const float* src = w + ((int64_t)oc * mInChannels + ic) * mTapsAll;
                         for (int tap = 0; tap < mTapsAll; ++tap) {
                             dst[((((int64_t)kb * mTapsAll + tap) * kCpuPack + i) * Q + q) * kCpuPack + l] = src[tap];
                         }
@@ -427,7 +396,8 @@ private:
      * Tap lists per (row class, column segment) and the tiles of one image. A 1x1 stride-1 unpadded
      * convolution is one row over the whole plane.
      */
-    void planTiles(const WindowGeometry& g) {
+    void planTiles() {
+        const auto& g = mGeom;
         int ih = g.input[0], iw = g.input[1], oh = g.output[0], ow = g.output[1];
         const int kh = g.kernel[0], kw = g.kernel[1], sh = g.strides[0], sw = g.strides[1];
         const int dh = g.dilations[0], dw = g.dilations[1], pt = g.padBegin[0], pl = g.padBegin[1];
@@ -437,8 +407,9 @@ private:
             ow = oh * ow;
             ih = oh = 1;
         }
-        mXRowStride = (int64_t)sw * kCpuPack;
-        mXColStride = (int64_t)sh * iw * kCpuPack;
+        const int64_t lanes = mXLanes;
+        mXRowStride = (int64_t)sw * lanes;
+        mXColStride = (int64_t)sh * iw * lanes;
         // rows: [ky0, ky1) per output row; classes of equal ranges
         std::vector<int> rowClass((size_t)oh);
         std::vector<std::pair<int, int>> rowRanges;
@@ -475,7 +446,7 @@ private:
                 for (int ky = r.first; ky < r.second; ++ky) {
                     for (int kx = s.kx0; kx < s.kx1; ++kx) {
                         mTapOff.push_back(
-                            (int32_t)((((int64_t)(ky - r.first) * dh * iw) + (int64_t)(kx - s.kx0) * dw) * kCpuPack));
+                            (int32_t)((((int64_t)(ky - r.first) * dh * iw) + (int64_t)(kx - s.kx0) * dw) * lanes));
                         mTapIdx.push_back(ky * kw + kx);
                         ++l.count;
                     }
@@ -513,7 +484,7 @@ private:
                     if (!empty) {
                         const int64_t iy = (int64_t)oy * sh - pt + (int64_t)ky0 * dh;
                         const int64_t ix = (int64_t)ox * sw - pl + (int64_t)s.kx0 * dw;
-                        d.xOff = (iy * iw + ix) * kCpuPack;
+                        d.xOff = (iy * iw + ix) * lanes;
                     }
                     mTiles.push_back(d);
                 };
@@ -542,8 +513,8 @@ private:
     const CPUCoreFunctions* mFuncs = nullptr;
     WindowGeometry mGeom;
     int mInChannels = 0, mOutChannels = 0, mTapsAll = 1, mBatch = 0, mTasks = 1;
-    int mKChannels = 0;  // input lanes the kernel sums over: C, or C * kh * kw with im2col
-    bool mInPacked = true, mOutPacked = true, mIm2col = false;
+    bool mInPacked = true, mOutPacked = true;
+    int mXLanes = kCpuPack;
     int64_t mChunks = 1, mChunkTiles = 1;
     int64_t mInImage = 0, mOutImage = 0, mXRowStride = kCpuPack, mXColStride = 0;
     std::vector<float> mWeights, mBias;
