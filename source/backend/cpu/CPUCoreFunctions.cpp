@@ -91,6 +91,39 @@ int64_t dwChannelScratchFloats(const DwChannelGeom& g, int lanes) {
 static CPUCoreFunctions gTables[kCPUTierCount];
 static std::atomic<int> gOverride{-1};
 
+// normalisation and resize rows of f.tier
+static void fillNormResize(CPUCoreFunctions& f) {
+    if (f.tier == CPUTier::SCALAR) {
+        f.layerNormRow = layernorm_row__scalar;
+        f.resizeRowH = resize_row_h__scalar;
+        f.resizeBlendV = resize_blend_v__scalar;
+        f.normName = "layernorm__scalar";
+        f.resizeName = "resize__scalar";
+        return;
+    }
+#if defined(__x86_64__) || defined(_M_X64)
+    if (f.tier == CPUTier::SSE41) {
+        f.layerNormRow = layernorm_row__sse41;
+        f.resizeRowH = resize_row_h__sse41;
+        f.resizeBlendV = resize_blend_v__sse41;
+        f.normName = "layernorm__sse41";
+        f.resizeName = "resize__sse41";
+    } else if (f.tier == CPUTier::AVX2) {
+        f.layerNormRow = layernorm_row__avx2;
+        f.resizeRowH = resize_row_h__avx2;
+        f.resizeBlendV = resize_blend_v__avx2;
+        f.normName = "layernorm__avx2";
+        f.resizeName = "resize__avx2";
+    } else if (f.tier == CPUTier::AVX512) {
+        f.layerNormRow = layernorm_row__avx512;
+        f.resizeRowH = resize_row_h__avx512;
+        f.resizeBlendV = resize_blend_v__avx512;
+        f.normName = "layernorm__avx512";
+        f.resizeName = "resize__avx512";
+    }
+#endif
+}
+
 static void fillTables() {
     for (int t = 0; t < kCPUTierCount; ++t) {
         auto& f = gTables[t];
@@ -121,12 +154,14 @@ static void fillTables() {
         f.packedDwName = "dwpack__scalar";
         f.packedPool = poolpack__scalar;
         f.packedPoolName = "poolpack__scalar";
+        fillNormResize(f);
     }
 #if defined(__x86_64__) || defined(_M_X64)
     const CPUTier best = cpuFeatures().best;
     for (int t = 1; t < kCPUTierCount && t <= (int)best; ++t) {
         auto& f = gTables[t];
         f.tier = (CPUTier)t;
+        fillNormResize(f);
         if (t == (int)CPUTier::SSE41) {
             f.unaryF32 = unary_f32__sse41;
             f.binaryF32 = binary_f32__sse41;

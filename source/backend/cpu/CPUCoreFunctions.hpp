@@ -181,6 +181,22 @@ struct PackedPoolRow {
     const float* invX = nullptr;
 };
 typedef void (*PackedPoolKernel)(const PackedPoolRow* row);
+// ---- normalisation and resize rows (LayerNorm / RMSNorm, 2-D float resize) ----
+/** flags of NormRowKernel */
+constexpr int kNormRms = 1;   // RMSNorm: no mean is subtracted
+constexpr int kNormHigh = 2;  // sums and output in double (Precision_High)
+/**
+ * One LayerNorm / RMSNorm row of n floats: mean = sum(x) / n (0 for RMS), var = sum((x - mean)^2) / n,
+ * inv = 1 / sqrt(var + eps); y[i] = (x[i] - mean) * inv * scale[i] + bias[i] (scale / bias may be
+ * null); stats[0] = mean, stats[1] = inv. y may equal x.
+ */
+typedef void (*NormRowKernel)(const float* x, float* y, int64_t n, const float* scale, const float* bias, float eps,
+                              int flags, float* stats);
+/** horizontal resize pass: dst[i] = src[i0[i]] * w0[i] + src[i1[i]] * w1[i]; w0 null: dst[i] = src[i0[i]] */
+typedef void (*ResizeRowKernel)(const float* src, const int32_t* i0, const int32_t* i1, const float* w0,
+                                const float* w1, float* dst, int n);
+/** vertical resize blend: dst[i] = r0[i] * w0 + r1[i] * w1 */
+typedef void (*ResizeBlendKernel)(const float* r0, const float* r1, float w0, float w1, float* dst, int n);
 
 struct CPUCoreFunctions {
     CPUTier tier = CPUTier::SCALAR;
@@ -210,6 +226,12 @@ struct CPUCoreFunctions {
     const char* packedDwName = "";
     PackedPoolKernel packedPool = nullptr;      // poolpack__<isa>
     const char* packedPoolName = "";
+    // normalisation and resize rows
+    NormRowKernel layerNormRow = nullptr;      // layernorm_row__<isa>
+    const char* normName = "";                 // e.g. "layernorm__avx512"
+    ResizeRowKernel resizeRowH = nullptr;      // resize_row_h__<isa>
+    ResizeBlendKernel resizeBlendV = nullptr;  // resize_blend_v__<isa>
+    const char* resizeName = "";               // e.g. "resize__avx512"
 };
 
 /** the table of the tier in use (cpuTier(), or the testing override) */
@@ -309,6 +331,29 @@ void sgemm_8x32__avx512(int64_t k, const float* a, const float* b, float* c, int
 void pconv_3x16__sse41(const PackedConvTile* tile);
 void pconv_6x16__avx2(const PackedConvTile* tile);
 void pconv_14x32__avx512(const PackedConvTile* tile);
+#endif
+// normalisation and resize rows
+void layernorm_row__scalar(const float* x, float* y, int64_t n, const float* scale, const float* bias, float eps,
+                           int flags, float* stats);
+void resize_row_h__scalar(const float* src, const int32_t* i0, const int32_t* i1, const float* w0, const float* w1,
+                          float* dst, int n);
+void resize_blend_v__scalar(const float* r0, const float* r1, float w0, float w1, float* dst, int n);
+#if defined(__x86_64__) || defined(_M_X64)
+void layernorm_row__sse41(const float* x, float* y, int64_t n, const float* scale, const float* bias, float eps,
+                          int flags, float* stats);
+void resize_row_h__sse41(const float* src, const int32_t* i0, const int32_t* i1, const float* w0, const float* w1,
+                         float* dst, int n);
+void resize_blend_v__sse41(const float* r0, const float* r1, float w0, float w1, float* dst, int n);
+void layernorm_row__avx2(const float* x, float* y, int64_t n, const float* scale, const float* bias, float eps,
+                         int flags, float* stats);
+void resize_row_h__avx2(const float* src, const int32_t* i0, const int32_t* i1, const float* w0, const float* w1,
+                        float* dst, int n);
+void resize_blend_v__avx2(const float* r0, const float* r1, float w0, float w1, float* dst, int n);
+void layernorm_row__avx512(const float* x, float* y, int64_t n, const float* scale, const float* bias, float eps,
+                           int flags, float* stats);
+void resize_row_h__avx512(const float* src, const int32_t* i0, const int32_t* i1, const float* w0, const float* w1,
+                          float* dst, int n);
+void resize_blend_v__avx512(const float* r0, const float* r1, float w0, float w1, float* dst, int n);
 #endif
 
 } // namespace MNN

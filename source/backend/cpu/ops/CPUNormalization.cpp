@@ -1,6 +1,14 @@
 // Reference normalisations with statistics: BatchNorm (inference), InstanceNorm, LayerNorm, RMSNorm,
 // GroupNorm. Statistics in double, two passes (mean, then mean squared deviation).
+// LayerNorm / RMSNorm on float32 have a fast path through the kernel table's layerNormRow when
+// scale and bias are absent or cover the normalised extent contiguously (rows split over the
+// thread pool); MNN_NORM_ALGO=reference forces the reference.
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
+#include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
 #include "backend/cpu/CPUOpUtils.hpp"
 
 namespace MNN {
@@ -141,9 +149,16 @@ public:
         if (inputs.size() > 2 && inputs[2]) {
             mBiasIndex = offsets(TensorUtils::shape(inputs[2]), norm);
         }
+        planFast(inputs);
         return NO_ERROR;
     }
+    const char* algorithm() const override {
+        return mFuncs ? mFuncs->normName : "reference";
+    }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        if (mFuncs) {
+            return executeFast(inputs, outputs);
+        }
         const float* x = inputs[0]->host<float>();
         const float* scale = mScaleIndex.empty() ? nullptr : inputs[1]->host<float>();
         const float* bias = mBiasIndex.empty() ? nullptr : inputs[2]->host<float>();
@@ -184,6 +199,85 @@ public:
     }
 
 private:
+    struct RowJob {
+        const CPUCoreFunctions* f;
+        const float *x, *scale, *bias;
+        float *y, *meanOut, *invOut;
+        int64_t outer, inner;
+        float eps;
+        int flags, tasks;
+        void operator()(int t) const {
+            const int64_t o0 = outer * t / tasks, o1 = outer * (t + 1) / tasks;
+            for (int64_t o = o0; o < o1; ++o) {
+                float stats[2];
+                f->layerNormRow(x + o * inner, y + o * inner, inner, scale, bias, eps, flags, stats);
+                if (meanOut) {
+                    meanOut[o] = stats[0];
+                }
+                if (invOut) {
+                    invOut[o] = stats[1];
+                }
+            }
+        }
+    };
+    // index i of the normalised extent reads element i of the tensor (or the tensor is absent)
+    static bool contiguous(const std::vector<int64_t>& index, int64_t inner) {
+        if (index.empty()) {
+            return true;
+        }
+        if ((int64_t)index.size() != inner) {
+            return false;
+        }
+        for (int64_t i = 0; i < inner; ++i) {
+            if (index[(size_t)i] != i) {
+                return false;
+            }
+        }
+        return true;
+    }
+    void planFast(const std::vector<Tensor*>& inputs) {
+        mFuncs = nullptr;
+        const char* env = getenv("MNN_NORM_ALGO");
+        if (env && strcmp(env, "reference") == 0) {
+            return;
+        }
+        for (size_t i = 0; i < inputs.size() && i < 3; ++i) {
+            if (inputs[i] && inputs[i]->getType() != halide_type_of<float>()) {
+                return;
+            }
+        }
+        if (!contiguous(mScaleIndex, mInner) || !contiguous(mBiasIndex, mInner)) {
+            return;
+        }
+        auto cpu = static_cast<CPUBackend*>(backend());
+        mPool = cpu->threadPool();
+        mFlags = (mRms ? kNormRms : 0) | (cpu->precision() == BackendConfig::Precision_High ? kNormHigh : 0);
+        const int threads = mPool ? mPool->threads() : 1;
+        const int64_t work = mOuter * mInner;
+        mTasks = (int)std::max<int64_t>(1, std::min<int64_t>(mOuter, work >= 16384 ? 4 * threads : 1));
+        mFuncs = &cpuCoreFunctions();
+    }
+    ErrorCode executeFast(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+        if (mOuter == 0) {
+            return NO_ERROR;
+        }
+        RowJob job;
+        job.f = mFuncs;
+        job.x = inputs[0]->host<float>();
+        job.scale = mScaleIndex.empty() ? nullptr : inputs[1]->host<float>();
+        job.bias = mBiasIndex.empty() ? nullptr : inputs[2]->host<float>();
+        job.y = outputs[0]->host<float>();
+        job.meanOut = outputs.size() > 1 && outputs[1] ? outputs[1]->host<float>() : nullptr;
+        job.invOut = outputs.size() > 2 && outputs[2] ? outputs[2]->host<float>() : nullptr;
+        job.outer = mOuter;
+        job.inner = mInner;
+        job.eps = mEps;
+        job.flags = mFlags;
+        job.tasks = mTasks;
+        parallelFor(mPool, mTasks, job);
+        return NO_ERROR;
+    }
+
     // offset into a tensor of shape `from` for every position of `to` (numpy broadcast)
     static std::vector<int64_t> offsets(const std::vector<int>& from, const std::vector<int>& to) {
         auto strides = CPUUtils::broadcastStrides(from, to);
@@ -211,6 +305,10 @@ private:
     int64_t mInner = 0;
     std::vector<int64_t> mScaleIndex;
     std::vector<int64_t> mBiasIndex;
+    const CPUCoreFunctions* mFuncs = nullptr;  // the fast path's table; null: the reference
+    ThreadPool* mPool = nullptr;
+    int mFlags = 0;
+    int mTasks = 1;
 };
 
 static float epsilonOf(const Schema::Op* op) {

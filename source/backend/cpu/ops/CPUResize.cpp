@@ -2,9 +2,20 @@
 // coordinate transform, antialias, exclude_outside, tf_crop_and_resize extrapolation.
 // Each output coordinate gets a list of taps (input index, weight) per axis; an output element is the
 // tensor product of its axes' taps (separable filters), computed in double.
+// Fast path (float32, nearest / linear without an antialiased downscale, not tf_crop_and_resize,
+// only the last two axes resized): the same taps, turned into at most two source columns and
+// weights per output column and two source rows and weights per output row; each output row is the
+// table's horizontal pass over its source rows (kept while consecutive output rows share them) and
+// one vertical blend, rows split over the thread pool. MNN_RESIZE_ALGO=reference forces the
+// reference.
 #include <limits>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
 #include <type_traits>
+#include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
 #include "backend/cpu/CPUOpUtils.hpp"
 #include "shape/ResizeGeometry.hpp"
 
@@ -91,6 +102,7 @@ public:
         // roi / scales / sizes that are constants (or absent) give the taps now; computed ones hold their
         // values only at execute, where the taps are rebuilt when those values change
         mReady = false;
+        mFast = false;
         mParams.prepare(inputs, 1);
         if (CPUUtils::constantsFrom(inputs, 1)) {
             auto code = plan(inputs, outputs);
@@ -108,6 +120,10 @@ public:
                 mParams.prepare(inputs, 1);  // plan again next time
                 return code;
             }
+        }
+        if (mFast) {
+            runFast(inputs[0]->host<float>(), outputs[0]->host<float>());
+            return NO_ERROR;
         }
         auto t = inputs[0]->getType();
         if (t.code == halide_type_float) {
@@ -139,6 +155,7 @@ public:
 private:
     /** geometry from the current roi / scales / sizes values, then the taps */
     ErrorCode plan(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+        mFast = false;
         ResizeGeometry g;
         std::string err;
         if (!computeResizeGeometry(mCfg, inputs, &g, &err)) {
@@ -150,7 +167,153 @@ private:
             return INPUT_DATA_ERROR;
         }
         buildTaps(TensorUtils::shape(inputs[0]), g);
+        planFast(inputs[0], outputs[0]);
         return NO_ERROR;
+    }
+
+public:
+    const char* algorithm() const override {
+        return mFast ? mFuncs->resizeName : "reference";
+    }
+
+private:
+    // one axis of the fast path: per output coordinate two source indices and weights
+    struct Axis {
+        std::vector<int32_t> i0, i1;
+        std::vector<float> w0, w1;
+        bool gather = true;  // every coordinate is one tap of weight 1
+    };
+    // the taps of axis d as Axis (offsets divided by the axis' stride); false if any has more than
+    // two taps or one tap of weight other than 1
+    bool axisFromTaps(int d, int64_t stride, int lenOut, Axis* a) const {
+        a->i0.resize(lenOut);
+        a->i1.resize(lenOut);
+        a->w0.resize(lenOut);
+        a->w1.resize(lenOut);
+        a->gather = true;
+        for (int o = 0; o < lenOut; ++o) {
+            const int64_t b = mTapBegin[d][o], e = mTapBegin[d][o + 1];
+            if (e - b == 1 && mTapWeight[b] == 1.0) {
+                // one tap: the same source twice at half weight (exact, and inf stays inf)
+                a->i0[o] = a->i1[o] = (int32_t)(mTapOffset[b] / stride);
+                a->w0[o] = a->w1[o] = 0.5f;
+            } else if (e - b == 2) {
+                a->i0[o] = (int32_t)(mTapOffset[b] / stride);
+                a->i1[o] = (int32_t)(mTapOffset[b + 1] / stride);
+                a->w0[o] = (float)mTapWeight[b];
+                a->w1[o] = (float)mTapWeight[b + 1];
+                a->gather = false;
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+    void planFast(const Tensor* X, const Tensor* Y) {
+        mFast = false;
+        const char* env = getenv("MNN_RESIZE_ALGO");
+        const int rank = X->dimensions();
+        if ((env && strcmp(env, "reference") == 0) || X->getType() != halide_type_of<float>() || rank < 2 ||
+            mCfg.mode == ResizeMode::CUBIC || mCfg.coord == CoordTransform::TF_CROP_AND_RESIZE) {
+            return;
+        }
+        const int64_t ih = X->length(rank - 2), iw = X->length(rank - 1);
+        const int oh = Y->length(rank - 2), ow = Y->length(rank - 1);
+        if (ih * iw >= ((int64_t)1 << 31) || (int64_t)oh * ow == 0) {
+            return;
+        }
+        // leading axes unchanged: one tap of weight 1 at the same index
+        mPlanes = 1;
+        const auto strides = CPUUtils::strides(TensorUtils::shape(X));
+        for (int d = 0; d < rank - 2; ++d) {
+            if (X->length(d) != Y->length(d)) {
+                return;
+            }
+            for (int o = 0; o < Y->length(d); ++o) {
+                const int64_t b = mTapBegin[d][o], e = mTapBegin[d][o + 1];
+                const int64_t expect = (int64_t)o * strides[d];
+                if (e - b != 1 || mTapWeight[b] != 1.0 || mTapOffset[b] != expect) {
+                    return;
+                }
+            }
+            mPlanes *= X->length(d);
+        }
+        if (!axisFromTaps(rank - 2, iw, oh, &mRows) || !axisFromTaps(rank - 1, 1, ow, &mCols)) {
+            return;
+        }
+        mIh = ih;
+        mIw = iw;
+        mOh = oh;
+        mOw = ow;
+        auto cpu = static_cast<CPUBackend*>(backend());
+        mPool = cpu->threadPool();
+        const int threads = mPool ? mPool->threads() : 1;
+        const int64_t rows = mPlanes * oh;
+        const int64_t work = rows * ow;
+        mTasks = (int)std::max<int64_t>(1, std::min<int64_t>(rows, work >= 16384 ? 4 * threads : 1));
+        mScratch.assign(mRows.gather ? 0 : (size_t)mTasks * 2 * ow, 0.0f);
+        mFuncs = &cpuCoreFunctions();
+        mFast = true;
+    }
+
+    struct FastJob {
+        CPUResize* self;
+        const float* src;
+        float* dst;
+        int tasks;
+        void operator()(int t) const {
+            self->fastRows(src, dst, t, tasks);
+        }
+    };
+    void runFast(const float* src, float* dst) {
+        FastJob job{this, src, dst, mTasks};
+        parallelFor(mPool, mTasks, job);
+    }
+    // output rows [rows * t / tasks, rows * (t + 1) / tasks) of all planes
+    void fastRows(const float* src, float* dst, int t, int tasks) {
+        const int64_t rows = mPlanes * mOh;
+        const int64_t r0 = rows * t / tasks, r1 = rows * (t + 1) / tasks;
+        const Axis& c = mCols;
+        const float* cw0 = c.gather ? nullptr : c.w0.data();
+        const float* cw1 = c.gather ? nullptr : c.w1.data();
+        float* buf[2] = {nullptr, nullptr};
+        int64_t key[2] = {-1, -1};  // plane * ih + source row held by buf[k]
+        if (!mRows.gather) {
+            buf[0] = mScratch.data() + (size_t)t * 2 * mOw;
+            buf[1] = buf[0] + mOw;
+        }
+        // the horizontal pass of source row k (plane * ih + row), kept unless it is `keep`
+        auto fetch = [&](int64_t k, int64_t keep) -> const float* {
+            for (int s = 0; s < 2; ++s) {
+                if (key[s] == k) {
+                    return buf[s];
+                }
+            }
+            const int s = key[0] == keep ? 1 : 0;
+            mFuncs->resizeRowH(src + k * mIw, c.i0.data(), c.i1.data(), cw0, cw1, buf[s], mOw);
+            key[s] = k;
+            return buf[s];
+        };
+        int64_t prevKey = -1;
+        for (int64_t r = r0; r < r1; ++r) {
+            const int64_t p = r / mOh;
+            const int oy = (int)(r - p * mOh);
+            float* out = dst + r * mOw;
+            const int64_t k0 = p * mIh + mRows.i0[oy];
+            if (mRows.gather) {
+                if (k0 == prevKey) {
+                    memcpy(out, out - mOw, sizeof(float) * (size_t)mOw);
+                } else {
+                    mFuncs->resizeRowH(src + k0 * mIw, c.i0.data(), c.i1.data(), cw0, cw1, out, mOw);
+                }
+                prevKey = k0;
+                continue;
+            }
+            const int64_t k1 = p * mIh + mRows.i1[oy];
+            const float* h0 = fetch(k0, -1);
+            const float* h1 = fetch(k1, k0);
+            mFuncs->resizeBlendV(h0, h1, mRows.w0[oy], mRows.w1[oy], out, mOw);
+        }
     }
     // Taps of every output coordinate of every axis: mTapBegin[d][o]..mTapBegin[d][o+1] index into
     // mTapOffset (input element offset along axis d, already times the stride) and mTapWeight.
@@ -293,6 +456,15 @@ private:
     std::vector<std::vector<uint8_t>> mOutside;
     std::vector<int64_t> mTapOffset;
     std::vector<double> mTapWeight;
+    // fast path
+    bool mFast = false;
+    const CPUCoreFunctions* mFuncs = nullptr;
+    ThreadPool* mPool = nullptr;
+    int mTasks = 1;
+    int64_t mPlanes = 0, mIh = 0, mIw = 0;
+    int mOh = 0, mOw = 0;
+    Axis mRows, mCols;
+    std::vector<float> mScratch;  // per task: two horizontally resampled rows
 };
 
 static Execution* createResize(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,
