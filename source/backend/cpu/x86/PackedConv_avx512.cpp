@@ -10,6 +10,8 @@ namespace MNN {
 
 namespace {
 
+#include "backend/cpu/x86/Avx512Math.inl"
+
 constexpr int kPMax = 14;
 constexpr int kQMax = 2;
 
@@ -70,6 +72,26 @@ void pconvTile(const PackedConvTile* t) {
             }
         }
     }
+    // SiLU / HardSwish in registers; other unary activations through the table's kernel below
+    const bool inRegs = post && post->act == 3 &&
+                        (post->unaryOp == (int)VecUnaryOp::SILU || post->unaryOp == (int)VecUnaryOp::HARD_SWISH);
+    if (inRegs && post->unaryOp == (int)VecUnaryOp::SILU) {
+#pragma GCC unroll 16
+        for (int p = 0; p < P; ++p) {
+#pragma GCC unroll 16
+            for (int q = 0; q < Q; ++q) {
+                acc[p][q] = _mm512_mul_ps(acc[p][q], ewSigmoid16(acc[p][q]));
+            }
+        }
+    } else if (inRegs) {
+#pragma GCC unroll 16
+        for (int p = 0; p < P; ++p) {
+#pragma GCC unroll 16
+            for (int q = 0; q < Q; ++q) {
+                acc[p][q] = ewHardSwish16(acc[p][q]);
+            }
+        }
+    }
 #pragma GCC unroll 16
     for (int q = 0; q < Q; ++q) {
         float* yq = t->y + q * t->yBlockStride;
@@ -78,7 +100,7 @@ void pconvTile(const PackedConvTile* t) {
             _mm512_storeu_ps(yq + p * 16, acc[p][q]);
         }
     }
-    if (post && post->act == 3) {
+    if (post && post->act == 3 && !inRegs) {
         for (int q = 0; q < Q; ++q) {
             float* yq = t->y + q * t->yBlockStride;
             post->unary(post->unaryOp, yq, yq, (int64_t)P * 16, post->lo, post->hi);
