@@ -57,7 +57,8 @@ struct LayoutRun {
  */
 inline LayoutRun runWithLayout(const std::vector<uint8_t>& model, const std::map<std::string, const Tensor*>& inputs,
                                const char* layout, int threads = 1, const char* convAlgo = nullptr,
-                               BackendConfig::PrecisionMode precision = BackendConfig::Precision_High) {
+                               BackendConfig::PrecisionMode precision = BackendConfig::Precision_High,
+                               BackendConfig::MemoryMode memory = BackendConfig::Memory_Normal) {
     LayoutRun r;
     setenv("MNN_LAYOUT", layout, 1);
     if (convAlgo) {
@@ -68,6 +69,7 @@ inline LayoutRun runWithLayout(const std::vector<uint8_t>& model, const std::map
     config.numThread = threads;
     BackendConfig bc;
     bc.precision = precision;
+    bc.memory = memory;
     config.backendConfig = &bc;
     Session* session = net ? net->createSession(config) : nullptr;
     if (!session) {

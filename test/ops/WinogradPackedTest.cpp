@@ -271,3 +271,28 @@ TEST(WinogradPacked, ResizeReplansWithTheSameWeights) {
     unsetenv("MNN_LAYOUT");
     unsetenv("MNN_CONV_ALGO");
 }
+
+TEST(WinogradPacked, MemoryLowKeepsTransformedWeightsSmall) {
+    // a resnet layer4-like 3x3 (7x7 plane, many channels): at Memory_Normal the cost model takes a
+    // large tile (F(4): 36 / 9 = 4x the weights); Memory_Low counts the weights streamed per run
+    // and whole register-tile passes, and takes F(2) (16 / 9)
+    ModelBuilder mb;
+    mb.input("x", {1, 8, 7, 7});
+    addConv(mb, "a", "x", "t1", 8, 256, 1, 1, 1, 0, 1, 5);
+    addConv(mb, "c", "t1", "t2", 256, 256, 3, 3, 1, 1, 1, 6);
+    addConv(mb, "b", "t2", "y", 256, 8, 1, 1, 1, 0, 1, 7);
+    mb.output("y");
+    auto model = mb.finish();
+    auto x = makeTensor({1, 8, 7, 7}, randomFloats(8 * 49, 9));
+    auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+    ASSERT_EQ(ref.code, NO_ERROR);
+    auto normal = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal);
+    auto low = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal,
+                             BackendConfig::Memory_Low);
+    ASSERT_EQ(normal.code, NO_ERROR);
+    ASSERT_EQ(low.code, NO_ERROR);
+    EXPECT_EQ(normal.algorithms["c"].rfind("packed-winograd F(4,3) ", 0), 0u) << normal.algorithms["c"];
+    EXPECT_EQ(low.algorithms["c"].rfind("packed-winograd F(2,3) ", 0), 0u) << low.algorithms["c"];
+    EXPECT_LT(maxRelativeDiff(normal, ref), 1e-4);
+    EXPECT_LT(maxRelativeDiff(low, ref), 1e-4);
+}

@@ -30,6 +30,7 @@ CPUBackend::CPUBackend(const BackendConfig* config, int threads, bool immediate)
     : Backend(MNN_FORWARD_CPU), mThreads(threads), mImmediate(immediate) {
     if (config) {
         mPrecision = config->precision;
+        mMemory = config->memory;
     }
 }
 

@@ -61,6 +61,10 @@ public:
     BackendConfig::PrecisionMode precision() const {
         return mPrecision;
     }
+    /** Memory_Low: algorithms whose weights grow (Winograd) are chosen only where they stay small */
+    BackendConfig::MemoryMode memoryMode() const {
+        return mMemory;
+    }
     int threadNumber() const {
         return mThreads;
     }
@@ -85,6 +89,7 @@ private:
     uint8_t* mScratch = nullptr;
     size_t mScratchBytes = 0;
     BackendConfig::PrecisionMode mPrecision = BackendConfig::Precision_Normal;
+    BackendConfig::MemoryMode mMemory = BackendConfig::Memory_Normal;
     int mThreads = 1;
     bool mImmediate = false;
     ArenaPlanner mPlanner;

@@ -310,15 +310,22 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     // gathered / scattered scalar
     const int64_t alpha = m + 2;
     const double tiles = (double)ceilDiv(s.oh, m) * ceilDiv(s.ow, m);
+    const double gemmTiles = s.lowMemory ? (double)roundUp((int64_t)tiles, std::max(1, s.pMax)) : tiles;
     const double cin16 = roundUp(s.inC, 16), cout16 = roundUp(s.outC, 16);
-    const double gemm = WinogradConv::kGemmFactor * (alpha * alpha) * cout16 * tiles * s.inC;
+    const double gemm = WinogradConv::kGemmFactor * (alpha * alpha) * cout16 * gemmTiles * s.inC;
     const double in = tiles * cin16 * (alpha * alpha + alpha * alpha * alpha);
     const double out = tiles * cout16 * (alpha * alpha * m + m * m * alpha + m * m);
-    return s.batch * (gemm + in + out);
+    const double weights = s.lowMemory ? kWeightStreamCost * (alpha * alpha) * s.inC * cout16 : 0.0;
+    return s.batch * (gemm + in + out) + weights;
 }
 
 double packedDirect3x3Cost(const PackedWinogradShape& s) {
-    return (double)s.batch * 9.0 * s.inC * roundUp(s.outC, 16) * s.oh * s.ow;
+    const double cout16 = roundUp(s.outC, 16);
+    if (!s.lowMemory) {
+        return (double)s.batch * 9.0 * s.inC * cout16 * s.oh * s.ow;
+    }
+    const double rows = (double)s.oh * roundUp(s.ow, std::max(1, s.pMax));
+    return (double)s.batch * 9.0 * s.inC * cout16 * rows + kWeightStreamCost * 9.0 * s.inC * cout16;
 }
 
 Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
@@ -355,6 +362,8 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     s.outC = outC;
     s.oh = g.output[0];
     s.ow = g.output[1];
+    s.pMax = f.pcPMax;
+    s.lowMemory = static_cast<CPUBackend*>(backend)->memoryMode() == BackendConfig::Memory_Low;
     int unit = 0;
     if (forced > 0) {
         unit = WinogradConv::supportedUnit(forced) ? forced : 0;

@@ -17,15 +17,31 @@ namespace MNN {
 /** sizes the cost models see */
 struct PackedWinogradShape {
     int batch = 1, inC = 0, outC = 0, oh = 0, ow = 0;
+    int pMax = 14;  // positions per register tile of the table's packed convolution kernel
+    /** BackendConfig::Memory_Low: count whole register-tile passes and the weights streamed per run */
+    bool lowMemory = false;
 };
 
 /**
+ * cost units per weight float streamed from memory once per run (at batch 1 a model's weights do
+ * not stay in cache): the FMA rate over the memory bandwidth, ~58 G multiply-adds / s against
+ * ~7.5 G floats / s on the reference machine (Zen 4, one core)
+ */
+constexpr double kWeightStreamCost = 8.0;
+
+/**
  * estimated cost (GEMM micro-kernel multiply-add units) of one run of F(m x m, 3 x 3) on the packed
- * layout: alpha^2 GEMMs at WinogradConv::kGemmFactor, transforms of ~alpha^3 vector lane-ops per
- * tile and channel; the windows are read as 16-lane vectors (no scalar gathers)
+ * layout: alpha^2 GEMMs at WinogradConv::kGemmFactor, transforms of ~alpha^3 vector lane-ops per tile
+ * and channel (16-lane vectors, no scalar gathers). lowMemory adds the transformed weights
+ * (alpha^2 / 9 times the direct ones) streamed once per run and rounds the tiles up to whole
+ * register tiles, which steers the large layers to F(2) or the direct kernel: on resnet50 peak RSS
+ * 322 -> 253 MB, about 10% slower on resnet18 (measured 2026-11-23)
  */
 double packedWinogradCost(int m, const PackedWinogradShape& s);
-/** the direct packed 3x3 convolution's cost in the same units: 9 * Cin * Cout * OH * OW multiply-adds */
+/**
+ * the direct packed 3x3 convolution's cost in the same units: 9 * Cin * Cout * OH * OW multiply-adds
+ * (lowMemory: rows rounded up to whole register tiles, plus its weights streamed once)
+ */
 double packedDirect3x3Cost(const PackedWinogradShape& s);
 
 }  // namespace MNN
