@@ -1,6 +1,15 @@
 #include <MNN/Interpreter.hpp>
 #include <stdio.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define MNN_MODEL_MMAP 1
+#else
+#define MNN_MODEL_MMAP 0
+#endif
 #include <algorithm>
 #include <mutex>
 #include "Macro.hpp"
@@ -12,7 +21,29 @@
 namespace MNN {
 
 struct Content {
-    std::vector<uint8_t> buffer;
+    /** the model bytes: `owned`, or a read-only private mapping of the model file */
+    std::vector<uint8_t> owned;
+    void* mapped = nullptr;
+    size_t mappedSize = 0;
+    const uint8_t* data() const {
+        return mapped ? (const uint8_t*)mapped : owned.data();
+    }
+    size_t size() const {
+        return mapped ? mappedSize : owned.size();
+    }
+    void unmap() {
+#if MNN_MODEL_MMAP
+        if (mapped) {
+            ::munmap(mapped, mappedSize);
+        }
+#endif
+        mapped = nullptr;
+        mappedSize = 0;
+    }
+    ~Content() {
+        sessions.clear();  // they read constants in place
+        unmap();
+    }
     const Schema::Net* net = nullptr;
     std::string bizCode;
     std::string uuid;
@@ -31,32 +62,59 @@ const char* getVersion() {
     return MNN_VERSION;
 }
 
+static bool finishContent(Content* c);
+
 Interpreter* Interpreter::createFromFile(const char* file) {
     if (!file) {
         MNN_ERROR("createFromFile: file name is null\n");
         return nullptr;
     }
+#if MNN_MODEL_MMAP
+    // A private read-only mapping: after a session has packed the weights, their pages are given
+    // back (dropUnusedWeightPages) and re-read from the file only if something reads them again.
+    int fd = ::open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        MNN_ERROR("createFromFile: cannot open %s\n", file);
+        return nullptr;
+    }
+    struct stat st;
+    void* map = MAP_FAILED;
+    size_t size = 0;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        size = (size_t)st.st_size;
+        map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    }
+    ::close(fd);
+    if (map != MAP_FAILED) {
+        registerAll();
+        std::unique_ptr<Content> c(new Content);
+        c->mapped = map;
+        c->mappedSize = size;
+        return finishContent(c.get()) ? new Interpreter(c.release()) : nullptr;
+    }
+#endif
     FILE* f = fopen(file, "rb");
     if (!f) {
         MNN_ERROR("createFromFile: cannot open %s\n", file);
         return nullptr;
     }
-    std::vector<uint8_t> data;
+    registerAll();
+    std::unique_ptr<Content> c(new Content);
     if (fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        if (size > 0 && fseek(f, 0, SEEK_SET) == 0) {
-            data.resize((size_t)size);
-            if (fread(data.data(), 1, data.size(), f) != data.size()) {
-                data.clear();
+        long fsize = ftell(f);
+        if (fsize > 0 && fseek(f, 0, SEEK_SET) == 0) {
+            c->owned.resize((size_t)fsize);
+            if (fread(c->owned.data(), 1, c->owned.size(), f) != c->owned.size()) {
+                c->owned.clear();
             }
         }
     }
     fclose(f);
-    if (data.empty()) {
+    if (c->owned.empty()) {
         MNN_ERROR("createFromFile: %s is empty or unreadable\n", file);
         return nullptr;
     }
-    return createFromBuffer(data.data(), data.size());
+    return finishContent(c.get()) ? new Interpreter(c.release()) : nullptr;
 }
 
 Interpreter* Interpreter::createFromBuffer(const void* buffer, size_t size) {
@@ -66,10 +124,15 @@ Interpreter* Interpreter::createFromBuffer(const void* buffer, size_t size) {
     }
     registerAll();
     std::unique_ptr<Content> c(new Content);
-    c->buffer.assign((const uint8_t*)buffer, (const uint8_t*)buffer + size);
-    c->net = validateModel(c->buffer.data(), c->buffer.size());
+    c->owned.assign((const uint8_t*)buffer, (const uint8_t*)buffer + size);
+    return finishContent(c.get()) ? new Interpreter(c.release()) : nullptr;
+}
+
+/** validates the model bytes and reads the header fields */
+static bool finishContent(Content* c) {
+    c->net = validateModel(c->data(), c->size());
     if (!c->net) {
-        return nullptr;
+        return false;
     }
     if (c->net->bizCode()) {
         c->bizCode = c->net->bizCode()->str();
@@ -80,7 +143,36 @@ Interpreter* Interpreter::createFromBuffer(const void* buffer, size_t size) {
     if (c->net->version()) {
         c->version = c->net->version()->str();
     }
-    return new Interpreter(c.release());
+    return true;
+}
+
+/**
+ * Mapped models (SessionOptions::constantConsumed): gives back the whole pages of a constant's
+ * bytes once every op reading it has been resized (their Executions hold packed copies), so peak
+ * memory does not hold the weights twice. Anything that reads them in place again faults the pages
+ * back in from the file. Only Blob payloads come here, never the validated graph structure.
+ */
+static void dropConstantPages(void* owner, const void* data, size_t bytes) {
+#if MNN_MODEL_MMAP && defined(MADV_DONTNEED)
+    auto c = static_cast<const Content*>(owner);
+    const long pageSize = ::sysconf(_SC_PAGESIZE);
+    if (!c || !c->mapped || !data || pageSize <= 0) {
+        return;
+    }
+    const uintptr_t page = (uintptr_t)pageSize, base = (uintptr_t)c->mapped;
+    const uintptr_t p = (uintptr_t)data;
+    if (p < base || p + bytes > base + c->mappedSize) {
+        return;  // not in the mapping
+    }
+    const uintptr_t begin = (p + page - 1) / page * page, end = (p + bytes) / page * page;
+    if (end > begin) {
+        ::madvise((void*)begin, (size_t)(end - begin), MADV_DONTNEED);
+    }
+#else
+    (void)owner;
+    (void)data;
+    (void)bytes;
+#endif
 }
 
 Interpreter::Interpreter(Content* net) : mNet(net) {}
@@ -169,7 +261,11 @@ Session* Interpreter::createMultiPathSession(const std::vector<ScheduleConfig>& 
     options.deferResize = mNet->deferResize;
     options.tensorLimitBytes = mNet->tensorLimit;
     options.arenaLimitBytes = mNet->arenaLimit;
-    options.aliasConstants = true;  // the weights are read in place from mNet->buffer (releaseModel detaches)
+    options.aliasConstants = true;  // the weights are read in place from the model bytes (releaseModel detaches)
+    if (mNet->mapped) {
+        options.constantConsumed = dropConstantPages;
+        options.constantOwner = mNet;
+    }
     std::unique_ptr<Session> s(new Session(GraphRef::fromNet(mNet->net), configs, options));
     if (!s->init()) {
         return nullptr;  // init logged the reason
@@ -231,9 +327,10 @@ void Interpreter::releaseModel() {
     flatbuffers::FlatBufferBuilder builder;
     builder.Finish(Schema::Net::Pack(builder, obj.get()), Schema::NetIdentifier());
     std::vector<uint8_t> small(builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize());
-    mNet->buffer.swap(small);
+    mNet->owned.swap(small);
     std::vector<uint8_t>().swap(small);
-    mNet->net = Schema::GetNet(mNet->buffer.data());
+    mNet->unmap();
+    mNet->net = Schema::GetNet(mNet->owned.data());
     for (auto& s : mNet->sessions) {
         s->rebind(GraphRef::fromNet(mNet->net));
     }
@@ -244,7 +341,7 @@ std::pair<const void*, size_t> Interpreter::getModelBuffer() const {
     if (mNet->released) {
         return std::make_pair(nullptr, 0);
     }
-    return std::make_pair((const void*)mNet->buffer.data(), mNet->buffer.size());
+    return std::make_pair((const void*)mNet->data(), mNet->size());
 }
 
 const char* Interpreter::getModelVersion() const {

@@ -866,6 +866,24 @@ ErrorCode Session::planMemory() {
             }
         }
     }
+    // constants read in place: how many ops still have to be resized before their bytes are done
+    std::vector<int> pendingReaders;
+    if (mOptions.constantConsumed && !mAliasedConstants.empty()) {
+        pendingReaders.assign(tensorCount, 0);
+        std::vector<char> aliased(tensorCount, 0);
+        for (int idx : mAliasedConstants) {
+            aliased[idx] = 1;
+        }
+        for (auto& up : mUnits) {
+            for (size_t j = 0; j < up->inputIdx.size(); ++j) {
+                int i = up->inputIdx[j];
+                bool first = std::find(up->inputIdx.begin(), up->inputIdx.begin() + j, i) == up->inputIdx.begin() + j;
+                if (i >= 0 && aliased[i] && first) {
+                    ++pendingReaders[i];
+                }
+            }
+        }
+    }
     auto releasable = [&](int t) {
         auto usage = TensorUtils::describe(mTensors[t].get())->usage;
         return usage == Tensor::InsideDescribe::NORMAL && mSaved.count(t) == 0;
@@ -883,6 +901,17 @@ ErrorCode Session::planMemory() {
         if (code != NO_ERROR) {
             MNN_ERROR("op %s (%s): resize failed with code %d\n", opName(u.op), opTypeName(u.op->type()), (int)code);
             return code;
+        }
+        if (!pendingReaders.empty()) {
+            for (size_t j = 0; j < u.inputIdx.size(); ++j) {
+                int i = u.inputIdx[j];
+                bool first = std::find(u.inputIdx.begin(), u.inputIdx.begin() + j, i) == u.inputIdx.begin() + j;
+                if (i >= 0 && first && pendingReaders[i] > 0 && --pendingReaders[i] == 0) {
+                    auto t = mTensors[i].get();
+                    mOptions.constantConsumed(mOptions.constantOwner, t->host<void>(),
+                                              (size_t)TensorUtils::byteSize(t));
+                }
+            }
         }
         for (size_t j = 0; j < u.inputIdx.size(); ++j) {
             int i = u.inputIdx[j];

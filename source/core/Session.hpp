@@ -44,6 +44,13 @@ struct SessionOptions {
      * (Backend::onPackedSupport); env MNN_LAYOUT=plain turns it off, MNN_LAYOUT=packed on
      */
     bool packedLayout = true;
+    /**
+     * called during the memory plan for each constant read in place from the model bytes once
+     * every op that reads it has been resized (its Execution holds what it needs): the owner of
+     * the bytes may give their pages back to the system
+     */
+    void (*constantConsumed)(void* owner, const void* data, size_t bytes) = nullptr;
+    void* constantOwner = nullptr;
 };
 
 class Session {

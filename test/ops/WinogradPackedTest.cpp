@@ -273,14 +273,14 @@ TEST(WinogradPacked, ResizeReplansWithTheSameWeights) {
 }
 
 TEST(WinogradPacked, MemoryLowKeepsTransformedWeightsSmall) {
-    // a resnet layer4-like 3x3 (7x7 plane, many channels): at Memory_Normal the cost model takes a
+    // a 3x3 on a 7x7 plane whose F(4) weights stay under the Memory_Normal cap: Normal takes the
     // large tile (F(4): 36 / 9 = 4x the weights); Memory_Low counts the weights streamed per run
     // and whole register-tile passes, and takes F(2) (16 / 9)
     ModelBuilder mb;
     mb.input("x", {1, 8, 7, 7});
-    addConv(mb, "a", "x", "t1", 8, 256, 1, 1, 1, 0, 1, 5);
-    addConv(mb, "c", "t1", "t2", 256, 256, 3, 3, 1, 1, 1, 6);
-    addConv(mb, "b", "t2", "y", 256, 8, 1, 1, 1, 0, 1, 7);
+    addConv(mb, "a", "x", "t1", 8, 128, 1, 1, 1, 0, 1, 5);
+    addConv(mb, "c", "t1", "t2", 128, 128, 3, 3, 1, 1, 1, 6);
+    addConv(mb, "b", "t2", "y", 128, 8, 1, 1, 1, 0, 1, 7);
     mb.output("y");
     auto model = mb.finish();
     auto x = makeTensor({1, 8, 7, 7}, randomFloats(8 * 49, 9));

@@ -363,19 +363,27 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     s.oh = g.output[0];
     s.ow = g.output[1];
     s.pMax = f.pcPMax;
-    s.lowMemory = static_cast<CPUBackend*>(backend)->memoryMode() == BackendConfig::Memory_Low;
     int unit = 0;
     if (forced > 0) {
         unit = WinogradConv::supportedUnit(forced) ? forced : 0;
     } else {
         // Precision_High: F(2) only, as the plain Winograd (CPUConvolutionFast.cpp says why)
         const bool high = static_cast<CPUBackend*>(backend)->precision() == BackendConfig::Precision_High;
-        double best = forced < 0 ? 1e300 : packedDirect3x3Cost(s);
+        const auto memory = static_cast<CPUBackend*>(backend)->memoryMode();
+        PackedWinogradShape sd = s;
+        sd.lowMemory = memory == BackendConfig::Memory_Low;
+        double best = forced < 0 ? 1e300 : packedDirect3x3Cost(sd);
         for (int m : {2, 4, 6}) {
             if (high && m > 2) {
                 continue;
             }
-            const double c = packedWinogradCost(m, s);
+            // Memory_Normal: the memory-aware model for the layers whose transformed weights would
+            // be large (F(4) holds 9 MB for 256 channels, 38 MB for 512)
+            PackedWinogradShape sm = s;
+            const double uBytes = 4.0 * (m + 2) * (m + 2) * s.inC * roundUp(s.outC, 16);
+            sm.lowMemory = memory == BackendConfig::Memory_Low ||
+                           (memory == BackendConfig::Memory_Normal && uBytes > kWinogradWeightCapBytes);
+            const double c = packedWinogradCost(m, sm);
             if (c < best) {
                 best = c;
                 unit = m;

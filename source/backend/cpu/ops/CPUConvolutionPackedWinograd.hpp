@@ -28,6 +28,11 @@ struct PackedWinogradShape {
  * ~7.5 G floats / s on the reference machine (Zen 4, one core)
  */
 constexpr double kWeightStreamCost = 8.0;
+/**
+ * Memory_Normal applies the memory-aware model (lowMemory) to F(m) choices whose transformed weights
+ * exceed this many bytes per convolution; Memory_Low to all, Memory_High to none
+ */
+constexpr double kWinogradWeightCapBytes = 8.0 * 1024 * 1024;
 
 /**
  * estimated cost (GEMM micro-kernel multiply-add units) of one run of F(m x m, 3 x 3) on the packed
