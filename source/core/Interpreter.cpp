@@ -70,8 +70,8 @@ Interpreter* Interpreter::createFromFile(const char* file) {
         return nullptr;
     }
 #if MNN_MODEL_MMAP
-    // A private read-only mapping: after a session has packed the weights, their pages are given
-    // back (dropUnusedWeightPages) and re-read from the file only if something reads them again.
+    // A private mapping: after a session has packed the weights, their pages are given back
+    // (dropConstantPages) and re-read from the file only if something reads them again.
     int fd = ::open(file, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         MNN_ERROR("createFromFile: cannot open %s\n", file);
@@ -82,10 +82,19 @@ Interpreter* Interpreter::createFromFile(const char* file) {
     size_t size = 0;
     if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         size = (size_t)st.st_size;
-        map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     }
     ::close(fd);
     if (map != MAP_FAILED) {
+        // Every page becomes a private copy before validation (a write to each), so a change to
+        // the file later never reaches the validated graph. Only the pages that
+        // SessionOptions::constantConsumed gives back (constant payloads) are read from the file
+        // again, if at all.
+        const long pageSize = ::sysconf(_SC_PAGESIZE);
+        volatile uint8_t* bytes = (volatile uint8_t*)map;
+        for (size_t i = 0; i < size; i += (size_t)(pageSize > 0 ? pageSize : 4096)) {
+            bytes[i] = bytes[i];
+        }
         registerAll();
         std::unique_ptr<Content> c(new Content);
         c->mapped = map;
