@@ -377,12 +377,15 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
             if (high && m > 2) {
                 continue;
             }
-            // Memory_Normal: the memory-aware model for the layers whose transformed weights would
-            // be large (F(4) holds 9 MB for 256 channels, 38 MB for 512)
-            PackedWinogradShape sm = s;
+            // Memory_Normal: F(4) / F(6) only while their transformed weights stay under the cap
+            // (F(4) holds 9 MB for 256 channels, 38 MB for 512); F(2) (16 / 9 of the direct
+            // weights) always competes
             const double uBytes = 4.0 * (m + 2) * (m + 2) * s.inC * roundUp(s.outC, 16);
-            sm.lowMemory = memory == BackendConfig::Memory_Low ||
-                           (memory == BackendConfig::Memory_Normal && uBytes > kWinogradWeightCapBytes);
+            if (memory == BackendConfig::Memory_Normal && m > 2 && uBytes > kWinogradWeightCapBytes) {
+                continue;
+            }
+            PackedWinogradShape sm = s;
+            sm.lowMemory = memory == BackendConfig::Memory_Low;
             const double c = packedWinogradCost(m, sm);
             if (c < best) {
                 best = c;

@@ -29,8 +29,9 @@ struct PackedWinogradShape {
  */
 constexpr double kWeightStreamCost = 8.0;
 /**
- * Memory_Normal applies the memory-aware model (lowMemory) to F(m) choices whose transformed weights
- * exceed this many bytes per convolution; Memory_Low to all, Memory_High to none
+ * Memory_Normal leaves out F(4) / F(6) where their transformed weights would exceed this many bytes
+ * per convolution (F(2) always competes); Memory_Low applies the memory-aware model (lowMemory) to
+ * every choice; Memory_High is speed-first
  */
 constexpr double kWinogradWeightCapBytes = 8.0 * 1024 * 1024;
 
