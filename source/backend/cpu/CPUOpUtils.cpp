@@ -120,5 +120,30 @@ bool ParamBytes::changed(const std::vector<Tensor*>& inputs) {
     return differs;
 }
 
+GemmPost gemmPostFor(const ConvAttrs& attrs) {
+    GemmPost post;
+    switch (attrs.activation) {
+        case Schema::FusedActivation::RELU:
+            post.act = 1;
+            break;
+        case Schema::FusedActivation::CLIP:
+            post.act = 2;
+            post.lo = attrs.clipMin;
+            post.hi = attrs.clipMax;
+            break;
+        case Schema::FusedActivation::SILU:
+            post.act = 3;
+            post.unaryOp = (int)VecUnaryOp::SILU;
+            break;
+        case Schema::FusedActivation::HARD_SWISH:
+            post.act = 3;
+            post.unaryOp = (int)VecUnaryOp::HARD_SWISH;
+            break;
+        default:
+            break;
+    }
+    return post;
+}
+
 } // namespace CPUUtils
 } // namespace MNN

@@ -8,9 +8,18 @@
 #include "core/Macro.hpp"
 #include "core/Registry.hpp"
 #include "core/TensorUtils.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+#include "shape/WindowGeometry.hpp"
 
 namespace MNN {
 namespace CPUUtils {
+
+/**
+ * the store-time activation of a convolution's fused activation: ReLU / Clip in the register
+ * kernels (act 1 / 2), SiLU / HardSwish through the table's unary kernel (act 3; `unary` is left
+ * for the caller, which knows its table)
+ */
+GemmPost gemmPostFor(const ConvAttrs& attrs);
 
 /** element strides of `in` (right-aligned) as seen from an output of shape `out`; 0 where broadcast */
 std::vector<int64_t> broadcastStrides(const std::vector<int>& in, const std::vector<int>& out);

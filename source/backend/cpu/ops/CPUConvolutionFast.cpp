@@ -370,19 +370,7 @@ int forcedDepthwiseAlgo() {
 class CPUConvolutionFast : public Execution {
 public:
     CPUConvolutionFast(Backend* b, const ConvAttrs& attrs) : Execution(b), mAttrs(attrs) {
-        if (attrs.activation == Schema::FusedActivation::RELU) {
-            mPost.act = 1;
-        } else if (attrs.activation == Schema::FusedActivation::CLIP) {
-            mPost.act = 2;
-            mPost.lo = attrs.clipMin;
-            mPost.hi = attrs.clipMax;
-        } else if (attrs.activation == Schema::FusedActivation::SILU) {
-            mPost.act = 3;
-            mPost.unaryOp = (int)VecUnaryOp::SILU;
-        } else if (attrs.activation == Schema::FusedActivation::HARD_SWISH) {
-            mPost.act = 3;
-            mPost.unaryOp = (int)VecUnaryOp::HARD_SWISH;
-        }
+        mPost = CPUUtils::gemmPostFor(attrs);
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         snprintf(mAlgo, sizeof(mAlgo), "gemm");
     }

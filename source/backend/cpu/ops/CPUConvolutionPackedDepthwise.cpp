@@ -8,6 +8,7 @@
 #include <string.h>
 #include <algorithm>
 #include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUOpUtils.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
 #include "backend/cpu/PackedLayout.hpp"
 #include "core/Macro.hpp"
@@ -106,26 +107,7 @@ struct PackedDwJob {
 class CPUConvolutionPackedDepthwise : public Execution {
 public:
     CPUConvolutionPackedDepthwise(Backend* b, const ConvAttrs& attrs) : Execution(b), mAttrs(attrs) {
-        switch (attrs.activation) {
-            case Schema::FusedActivation::RELU:
-                mPost.act = 1;
-                break;
-            case Schema::FusedActivation::CLIP:
-                mPost.act = 2;
-                mPost.lo = attrs.clipMin;
-                mPost.hi = attrs.clipMax;
-                break;
-            case Schema::FusedActivation::SILU:
-                mPost.act = 3;
-                mPost.unaryOp = (int)VecUnaryOp::SILU;
-                break;
-            case Schema::FusedActivation::HARD_SWISH:
-                mPost.act = 3;
-                mPost.unaryOp = (int)VecUnaryOp::HARD_SWISH;
-                break;
-            default:
-                break;
-        }
+        mPost = CPUUtils::gemmPostFor(attrs);
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         snprintf(mAlgo, sizeof(mAlgo), "packed-depthwise");
     }

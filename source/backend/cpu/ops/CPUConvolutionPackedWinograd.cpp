@@ -52,19 +52,7 @@ class CPUConvolutionPackedWinograd : public Execution {
 public:
     CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m)
         : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m) {
-        if (attrs.activation == Schema::FusedActivation::RELU) {
-            mPost.act = 1;
-        } else if (attrs.activation == Schema::FusedActivation::CLIP) {
-            mPost.act = 2;
-            mPost.lo = attrs.clipMin;
-            mPost.hi = attrs.clipMax;
-        } else if (attrs.activation == Schema::FusedActivation::SILU) {
-            mPost.act = 3;
-            mPost.unaryOp = (int)VecUnaryOp::SILU;
-        } else if (attrs.activation == Schema::FusedActivation::HARD_SWISH) {
-            mPost.act = 3;
-            mPost.unaryOp = (int)VecUnaryOp::HARD_SWISH;
-        }
+        mPost = CPUUtils::gemmPostFor(attrs);
         mPost.unary = f.unaryF32;
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         snprintf(mAlgo, sizeof(mAlgo), "packed-winograd F(%d,3) %s %s", m, f.pwinoName, f.packedConvName);
