@@ -29,6 +29,29 @@ void packNC16(const float* src, float* dst, int batch, int channels, int64_t pla
 /** NC16HW16 -> NCHW */
 void unpackNC16(const float* src, float* dst, int batch, int channels, int64_t plane);
 
+/**
+ * NCHW <-> NC16HW16 of one (image, block) per index (index = image * blocks + block), for
+ * parallelFor over batch * blocks
+ */
+struct PackedRepackJob {
+    const float* src;
+    float* dst;
+    int channels, blocks;
+    int64_t plane;
+    bool pack;  // true: src plain, dst packed
+    void operator()(int i) const {
+        const int n = i / blocks, b = i % blocks;
+        const int lanes = channels - b * kCpuPack < kCpuPack ? channels - b * kCpuPack : kCpuPack;
+        const int64_t plainOff = ((int64_t)n * channels + (int64_t)b * kCpuPack) * plane;
+        const int64_t packedOff = (int64_t)i * plane * kCpuPack;
+        if (pack) {
+            packNC16(src + plainOff, dst + packedOff, 1, lanes, plane);
+        } else {
+            unpackNC16(src + packedOff, dst + plainOff, 1, lanes, plane);
+        }
+    }
+};
+
 /** what Backend::onPackedSupport answers for the CPU (values of Backend::PackedSupport) */
 int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs);
 

@@ -46,25 +46,6 @@ struct PcTapList {
     int32_t count;
 };
 
-/** NCHW <-> NC16HW16 of one (image, block) per index */
-struct RepackJob {
-    const float* src;
-    float* dst;
-    int channels, blocks;
-    int64_t plane;
-    bool pack;
-    void operator()(int i) const {
-        const int n = i / blocks, b = i % blocks;
-        const int lanes = std::min(kCpuPack, channels - b * kCpuPack);
-        const int64_t plainOff = ((int64_t)n * channels + (int64_t)b * kCpuPack) * plane;
-        const int64_t packedOff = ((int64_t)n * blocks + b) * plane * kCpuPack;
-        if (pack) {
-            packNC16(src + plainOff, dst + packedOff, 1, lanes, plane);
-        } else {
-            unpackNC16(src + packedOff, dst + plainOff, 1, lanes, plane);
-        }
-    }
-};
 
 /**
  * A plain input of at most 16 channels as NHWC (channels innermost, C lanes per position): one
@@ -294,7 +275,7 @@ public:
             x = scratch;
             scratch += mBatch * mInImage;
         } else if (!mInPacked) {
-            RepackJob pack{x, scratch, mInChannels, inBlocks, inPlane, true};
+            PackedRepackJob pack{x, scratch, mInChannels, inBlocks, inPlane, true};
             parallelFor(mPool, mBatch * inBlocks, pack);
             x = scratch;
             scratch += mBatch * mInImage;
@@ -334,7 +315,7 @@ public:
             parallelFor(mPool, mTasks, job);
         }
         if (!mOutPacked) {
-            RepackJob unpack{y, outputs[0]->host<float>(), mOutChannels, outBlocks, outPlane, false};
+            PackedRepackJob unpack{y, outputs[0]->host<float>(), mOutChannels, outBlocks, outPlane, false};
             parallelFor(mPool, mBatch * outBlocks, unpack);
         }
         return NO_ERROR;

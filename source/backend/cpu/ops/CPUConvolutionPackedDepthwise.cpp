@@ -46,25 +46,6 @@ void interiorRange(int in, int out, int k, int s, int d, int padBegin, int* o0, 
     *o1 = e;
 }
 
-/** packs / unpacks one (batch, block) plane between NCHW and NC16HW16 */
-struct BlockConvertJob {
-    const float* src;
-    float* dst;
-    int channels, blocks;
-    int64_t plane;
-    bool pack;
-    void operator()(int i) const {
-        const int n = i / blocks, b = i % blocks;
-        const int lanes = std::min(kCpuPack, channels - b * kCpuPack);
-        const int64_t plainOff = ((int64_t)n * channels + (int64_t)b * kCpuPack) * plane;
-        const int64_t packedOff = (int64_t)i * plane * kCpuPack;
-        if (pack) {
-            packNC16(src + plainOff, dst + packedOff, 1, lanes, plane);
-        } else {
-            unpackNC16(src + packedOff, dst + plainOff, 1, lanes, plane);
-        }
-    }
-};
 
 struct PackedDwJob {
     const CPUCoreFunctions* f;
@@ -199,7 +180,7 @@ public:
         const int planes = mBatch * mBlocks;
         const float* x = inputs[0]->host<float>();
         if (!mInPacked) {
-            BlockConvertJob pack{x, scratch, mChannels, mBlocks, (int64_t)mGeom.ih * mGeom.iw, true};
+            PackedRepackJob pack{x, scratch, mChannels, mBlocks, (int64_t)mGeom.ih * mGeom.iw, true};
             parallelFor(mPool, planes, pack);
             x = scratch;
         }
@@ -216,7 +197,7 @@ public:
         job.bands = mBands;
         parallelFor(mPool, planes * mBands, job);
         if (!mOutPacked) {
-            BlockConvertJob unpack{y,       outputs[0]->host<float>(),    mChannels,
+            PackedRepackJob unpack{y,       outputs[0]->host<float>(),    mChannels,
                                    mBlocks, (int64_t)mGeom.oh * mGeom.ow, false};
             parallelFor(mPool, planes, unpack);
         }

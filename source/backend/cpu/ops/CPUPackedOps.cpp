@@ -158,15 +158,16 @@ public:
             return mInner->onExecute(mIns, mOuts);
         }
         const bool toPlain = mMode == CONVERT;
+        auto pool = static_cast<CPUBackend*>(mBackend)->threadPool();
+        // pack: plain src -> packed dst, over every (image, block)
+        auto convert = [&](const Tensor* shape, const float* src, float* dst, bool pack) {
+            const int blocks = packedBlocks(shape->length(1));
+            PackedRepackJob job{src, dst, shape->length(1), blocks, (int64_t)shape->length(2) * shape->length(3), pack};
+            parallelFor(pool, shape->length(0) * blocks, job);
+        };
         for (size_t i = 0; i < inputs.size(); ++i) {
             if (mProxyIn[i]) {
-                auto t = inputs[i];
-                const int64_t plane = (int64_t)t->length(2) * t->length(3);
-                if (toPlain) {
-                    unpackNC16(t->host<float>(), mProxyIn[i]->host<float>(), t->length(0), t->length(1), plane);
-                } else {
-                    packNC16(t->host<float>(), mProxyIn[i]->host<float>(), t->length(0), t->length(1), plane);
-                }
+                convert(inputs[i], inputs[i]->host<float>(), mProxyIn[i]->host<float>(), !toPlain);
             }
         }
         auto code = mInner->onExecute(mIns, mOuts);
@@ -175,13 +176,7 @@ public:
         }
         for (size_t i = 0; i < outputs.size(); ++i) {
             if (mProxyOut[i]) {
-                auto t = outputs[i];
-                const int64_t plane = (int64_t)t->length(2) * t->length(3);
-                if (toPlain) {
-                    packNC16(mProxyOut[i]->host<float>(), t->host<float>(), t->length(0), t->length(1), plane);
-                } else {
-                    unpackNC16(mProxyOut[i]->host<float>(), t->host<float>(), t->length(0), t->length(1), plane);
-                }
+                convert(outputs[i], mProxyOut[i]->host<float>(), outputs[i]->host<float>(), toPlain);
             }
         }
         return NO_ERROR;
