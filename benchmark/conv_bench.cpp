@@ -4,7 +4,8 @@
 // effective GFLOP/s (2 * M * C * 9 * OH * OW per run, the direct convolution's count) and, in
 // the label, the algorithm the session ran. Also the engine's own choice ("auto").
 // BM_ConvLayout: one convolution between two 1x1 convs (so that its input and output are packed
-// with MNN_LAYOUT=packed), timed alone through the session's per-op callbacks, packed against plain.
+// with MNN_LAYOUT=packed), timed alone through the session's per-op callbacks, packed against plain;
+// auto:1 rows let the engine choose (packed Winograd on the resnet 3x3 layers).
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
 #include <chrono>
@@ -107,6 +108,7 @@ static void BM_ConvLayout(benchmark::State& state) {
     const bool packed = state.range(0) != 0;
     const int c = (int)state.range(1), m = (int)state.range(2), hw = (int)state.range(3);
     const int k = (int)state.range(4), stride = (int)state.range(5), threads = (int)state.range(6);
+    const bool autoAlgo = state.range(7) != 0;  // the engine's choice (Winograd too) instead of direct
     std::mt19937 gen(3);
     ModelBuilder mb;
     mb.input("x", {1, c, hw, hw});
@@ -122,7 +124,9 @@ static void BM_ConvLayout(benchmark::State& state) {
     bc.precision = BackendConfig::Precision_Normal;
     config.backendConfig = &bc;
     setenv("MNN_LAYOUT", packed ? "packed" : "plain", 1);
-    setenv("MNN_CONV_ALGO", "gemm", 1);  // the direct / im2col kernels, no Winograd
+    if (!autoAlgo) {
+        setenv("MNN_CONV_ALGO", "gemm", 1);  // the direct / im2col kernels, no Winograd
+    }
     auto session = net->createSession(config);
     unsetenv("MNN_LAYOUT");
     unsetenv("MNN_CONV_ALGO");
@@ -165,11 +169,18 @@ static void layoutShapes(benchmark::internal::Benchmark* bm) {
     for (int packed : {0, 1}) {
         for (auto& e : s) {
             for (int t : {1, 2}) {
-                bm->Args({packed, e[0], e[1], e[2], e[3], e[4], t});
+                bm->Args({packed, e[0], e[1], e[2], e[3], e[4], t, 0});
             }
         }
     }
-    bm->ArgNames({"packed", "C", "M", "HW", "k", "s", "threads"})->UseManualTime()->Unit(benchmark::kMicrosecond);
+    // the packed 3x3 layers of resnet with the engine's own choice (packed Winograd)
+    const int w[][3] = {{64, 64, 56}, {128, 128, 28}, {256, 256, 14}, {512, 512, 7}};
+    for (auto& e : w) {
+        for (int t : {1, 2}) {
+            bm->Args({1, e[0], e[1], e[2], 3, 1, t, 1});
+        }
+    }
+    bm->ArgNames({"packed", "C", "M", "HW", "k", "s", "threads", "auto"})->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 BENCHMARK(BM_ConvLayout)->Apply(layoutShapes);
 BENCHMARK_MAIN();

@@ -21,6 +21,17 @@ stage_start() { STAGE_T=$(date +%s); echo; echo "=== stage $1: $2 (budget $3 min
 stage_end() { echo "=== stage $1 done in $(( $(date +%s) - STAGE_T )) s (total $(( $(date +%s) - START )) s) ==="; }
 want() { [[ " $STAGES " == *" $1 "* ]]; }
 FAILED=0
+FAILURES=()
+# fail WHAT [BUILD_DIR]: remembers the failure for the summary at the end (CI logs are often read
+# from their tail); with BUILD_DIR, the names of that ctest run's failed tests go with it
+fail() {
+  FAILED=1
+  local what="$1"
+  if [ $# -gt 1 ] && [ -f "$2/Testing/Temporary/LastTestsFailed.log" ]; then
+    what="$what: $(cut -d: -f2 "$2/Testing/Temporary/LastTestsFailed.log" | head -20 | tr '\n' ' ')"
+  fi
+  FAILURES+=("$what")
+}
 
 if want 1 || want 2 || want 3 || want 7; then
   stage_start 1 "Release build" 15
@@ -31,7 +42,7 @@ fi
 
 if want 2; then
   stage_start 2 "tests (ctest)" 10
-  (cd build && ctest -j"$JOBS" -LE valgrind --output-on-failure --timeout 1200) || FAILED=1
+  (cd build && ctest -j"$JOBS" -LE valgrind --output-on-failure --timeout 1200) || fail "stage 2 ctest" build
   stage_end 2
 fi
 
@@ -41,13 +52,13 @@ if want 3; then
   cmake --install build --prefix "$PREFIX" > /dev/null
   cmake -S test/install/client -B "$PREFIX/client-build" -G Ninja -DCMAKE_PREFIX_PATH="$PREFIX" > /dev/null
   cmake --build "$PREFIX/client-build"
-  "$PREFIX/client-build/mnn_client" "$ROOT/examples/models/small_cnn.mnn" || FAILED=1
+  "$PREFIX/client-build/mnn_client" "$ROOT/examples/models/small_cnn.mnn" || fail "stage 3 outside client"
   for tool in MNNConvert MNNInfo MNNRun MNNBenchmark; do
     if [ -x "$PREFIX/bin/$tool" ]; then
-      "$PREFIX/bin/$tool" --help > /dev/null || { echo "$tool --help failed from the prefix"; FAILED=1; }
+      "$PREFIX/bin/$tool" --help > /dev/null || fail "stage 3 $tool --help from the prefix"
     fi
   done
-  if [ -x "$PREFIX/bin/MNNInfo" ]; then "$PREFIX/bin/MNNInfo" "$ROOT/examples/models/small_cnn.mnn" | head -3 || FAILED=1; fi
+  if [ -x "$PREFIX/bin/MNNInfo" ]; then "$PREFIX/bin/MNNInfo" "$ROOT/examples/models/small_cnn.mnn" | head -3 || fail "stage 3 MNNInfo from the prefix"; fi
   rm -rf "$PREFIX"
   stage_end 3
 fi
@@ -65,7 +76,7 @@ if want 4; then
   # halt_on_error: MNN_FUZZ builds UBSan in recoverable mode, where a finding only prints
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1 \
-    ctest -j"$JOBS" -L "^(ops|api|converter|tools|cv|conformance|fuzz)$" --output-on-failure) || FAILED=1
+    ctest -j"$JOBS" -L "^(ops|api|converter|tools|cv|conformance|fuzz)$" --output-on-failure) || fail "stage 4 ASan ctest" build-asan
   CORPUS=$(mktemp -d)
   mkdir -p "$CORPUS/mnn_fuzz_model" "$CORPUS/mnn_fuzz_onnx" "$CORPUS/mnn_fuzz_imageprocess"
   ./build-asan/test/fuzz/mnn_fuzz_seeds "$CORPUS/mnn_fuzz_model"
@@ -86,7 +97,7 @@ if want 4; then
     ASAN_OPTIONS=detect_leaks=1 "./build-asan/test/fuzz/$name" -max_total_time="${MNN_FUZZ_SECONDS:-60}" \
       -rss_limit_mb=2048 -timeout=20 -close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$ARTIFACTS/$name-" \
       "$CORPUS/$name" > "$CORPUS/$name.log" 2>&1 \
-      || { tail -60 "$CORPUS/$name.log"; ls "$ARTIFACTS"; FAILED=1; }
+      || { tail -60 "$CORPUS/$name.log"; ls "$ARTIFACTS"; fail "stage 4 fuzzing $name: $(grep -m1 -E 'ERROR|SUMMARY|deadly|Test unit written' "$CORPUS/$name.log"); input (base64): $(for a in "$ARTIFACTS"/*; do [ -f "$a" ] && [ "$(stat -c %s "$a")" -le 3000 ] && base64 -w0 "$a"; done)"; }
     grep -E "stat::number_of_executed_units|stat::new_units_added" "$CORPUS/$name.log" || true
   done
   rm -rf "$CORPUS"
@@ -100,7 +111,7 @@ if want 5; then
     -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/aarch64-linux-gnu.cmake" \
     -DMNN_BUILD_CONVERTER=OFF -DMNN_BUILD_TOOLS=OFF -DMNN_BUILD_BENCHMARK=OFF -DMNN_BUILD_SHARED=OFF > /dev/null
   cmake --build build-aarch64 -j"$JOBS" --target MNNOpTests MNNApiTests
-  (cd build-aarch64 && ctest -j"$JOBS" -L "^(ops|api)$" --output-on-failure) || FAILED=1
+  (cd build-aarch64 && ctest -j"$JOBS" -L "^(ops|api)$" --output-on-failure) || fail "stage 5 aarch64 ctest" build-aarch64
   stage_end 5
 fi
 
@@ -110,7 +121,7 @@ if want 6; then
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMNN_SANITIZE=thread \
     -DMNN_BUILD_CONVERTER=OFF -DMNN_BUILD_TOOLS=OFF -DMNN_BUILD_BENCHMARK=OFF -DMNN_BUILD_SHARED=OFF > /dev/null
   cmake --build build-tsan -j"$JOBS" --target MNNApiTests
-  (cd build-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -j"$JOBS" -R "ThreadSafety" --output-on-failure) || FAILED=1
+  (cd build-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -j"$JOBS" -R "ThreadSafety" --output-on-failure) || fail "stage 6 TSan ctest" build-tsan
   stage_end 6
 fi
 
@@ -120,12 +131,12 @@ if want 7; then
   stage_start 7 "valgrind memcheck: leak test, API, converter, CV suites, tools" 5
   if command -v valgrind > /dev/null; then
     if (cd build && ctest -N -L "^valgrind$" | grep -q "Total Tests: [1-9]"); then
-      (cd build && ctest -j"$JOBS" -L "^valgrind$" --output-on-failure) || FAILED=1
+      (cd build && ctest -j"$JOBS" -L "^valgrind$" --output-on-failure) || fail "stage 7 valgrind ctest" build
     else
-      echo "no valgrind tests registered in build/ (configured before valgrind was installed?)"; FAILED=1
+      fail "stage 7: no valgrind tests registered in build/ (configured before valgrind was installed?)"
     fi
   else
-    echo "valgrind not installed: stage skipped"; FAILED=1
+    fail "stage 7: valgrind not installed"
   fi
   stage_end 7
 fi
@@ -133,6 +144,7 @@ fi
 echo
 echo "total $(( $(date +%s) - START )) s"
 if [ "$FAILED" != 0 ]; then
+  for f in "${FAILURES[@]}"; do echo "failed: $f"; done
   echo "FAILED"
   exit 1
 fi

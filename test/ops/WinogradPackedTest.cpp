@@ -53,7 +53,8 @@ struct PwRun {
 };
 
 PwRun runCase(const std::vector<uint8_t>& model, const Tensor* x, const char* layout, int threads, const char* algo,
-              BackendConfig::PrecisionMode precision = BackendConfig::Precision_High) {
+              BackendConfig::PrecisionMode precision = BackendConfig::Precision_High,
+              BackendConfig::MemoryMode memory = BackendConfig::Memory_Normal) {
     PwRun r;
     setenv("MNN_LAYOUT", layout, 1);
     setenv("MNN_CONV_ALGO", algo, 1);
@@ -62,6 +63,7 @@ PwRun runCase(const std::vector<uint8_t>& model, const Tensor* x, const char* la
     config.numThread = threads;
     BackendConfig bc;
     bc.precision = precision;
+    bc.memory = memory;
     config.backendConfig = &bc;
     Session* session = net ? net->createSession(config) : nullptr;
     if (!session) {
@@ -195,6 +197,42 @@ TEST(WinogradPacked, EveryTileSizeMatchesReferenceOnEveryTierAndThreadCount) {
                         used = 2;
                     }
                     EXPECT_TRUE(close(r, ref, c, used ? used : 2)) << where;
+                }
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}
+
+TEST(WinogradPacked, ChunksAndOutputBlockGroupsMatchReference) {
+    // 324 F(2) tiles of 6 KB of V and M each: one chunk under Memory_Normal (2 MB), four of 81 under
+    // Memory_Low (512 KB), batch 2 doubles them. Two or three threads then also split the chunks into
+    // groups of output blocks (80 channels: five blocks, an odd count) wherever whole chunks alone
+    // would leave a thread idle or the threads unevenly loaded.
+    using A = Schema::FusedActivation;
+    const Case c{Chain::PACKED_BOTH, 2, 16, 80, 36, 36, {1, 1, 1, 1}, A::RELU};
+    const auto model = buildModel(c);
+    for (int n : {1, 2}) {
+        auto x = makeTensor({n, kX, c.h, c.w}, randomFloats((size_t)n * kX * c.h * c.w, 70 + (unsigned)n));
+        const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR);
+        const int best = (int)cpuFeatures().best;
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            for (auto memory : {BackendConfig::Memory_Normal, BackendConfig::Memory_Low}) {
+                for (int threads = 1; threads <= 3; ++threads) {
+                    for (int m : {2, 4}) {
+                        const std::string algo = "winograd" + std::to_string(m);
+                        const PwRun r = runCase(model, x.get(), "packed", threads, algo.c_str(),
+                                                BackendConfig::Precision_High, memory);
+                        const std::string where = "batch " + std::to_string(n) + " " + algo + " tier " +
+                                                  cpuTierName((CPUTier)tier) + " threads " + std::to_string(threads) +
+                                                  (memory == BackendConfig::Memory_Low ? " low" : " normal");
+                        ASSERT_EQ(r.code, NO_ERROR) << where;
+                        EXPECT_EQ(r.algorithm.rfind("packed-winograd F(" + std::to_string(m) + ",3) ", 0), 0u)
+                            << where << " " << r.algorithm;
+                        EXPECT_TRUE(close(r, ref, c, m)) << where;
+                    }
                 }
             }
         }

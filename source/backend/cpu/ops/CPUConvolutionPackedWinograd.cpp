@@ -18,7 +18,9 @@ namespace MNN {
 
 namespace {
 
-constexpr int64_t kChunkBytes = 512 * 1024;  // V and M of one chunk: kept in L2
+constexpr int64_t kChunkBytes = 2 * 1024 * 1024;   // V and M of one chunk (per task)
+constexpr int64_t kChunkBytesLow = 512 * 1024;  // the same under Memory_Low or with smaller U
+constexpr int64_t kStreamedWeightBytes = 8 * 1024 * 1024;  // U this large comes from memory, not L3
 
 int64_t ceilDiv(int64_t v, int64_t q) {
     return (v + q - 1) / q;
@@ -149,19 +151,32 @@ public:
         const int m = mM, alpha = mAlpha, P = std::max(1, mFuncs->pcPMax);
         mTilesX = (int)ceilDiv(mOw, m);
         mTiles = (int)(ceilDiv(mOh, m) * mTilesX);
-        // chunk: V and M of its tiles within kChunkBytes, a multiple of the tile kernel's P; smaller
-        // when there would be too few chunks to keep every thread busy
+        // Chunk: the tiles transformed together. Every chunk streams all of U (alpha^2 x Ci x Co),
+        // while V and M grow with the chunk, so a chunk is as large as kChunkBytes of V and M allow
+        // (kChunkBytes where U is large, else kChunkBytesLow), and the tiles are spread evenly.
+        // Threads take whole chunks while there are enough of them; otherwise each chunk is also
+        // split into groups of output blocks (every group transforms the chunk's input again, which
+        // costs little next to its share of the GEMM, and streams only its share of U).
         const int threads = mPool ? mPool->threads() : 1;
         const int64_t perTile = (int64_t)alpha * alpha * (mCiB + mCoB) * 16 * (int64_t)sizeof(float);
-        int64_t chunk = std::max<int64_t>(P, kChunkBytes / perTile / P * P);
-        chunk = std::min<int64_t>(chunk, roundUp(mTiles, P));
-        if (threads > 1 && mTiles > 0) {
-            const int64_t want = ceilDiv(2 * threads, std::max(1, mBatch));  // chunks per image
-            chunk = std::min<int64_t>(chunk, std::max<int64_t>(P, roundUp(ceilDiv(mTiles, want), P)));
+        const bool low = static_cast<CPUBackend*>(backend())->memoryMode() == BackendConfig::Memory_Low;
+        // (measured on resnet18: larger chunks only pay where U is streamed from memory, not from L3)
+        const int64_t uBytes = (int64_t)alpha * alpha * mUeStride * (int64_t)sizeof(float);
+        const int64_t budget = !low && uBytes >= kStreamedWeightBytes ? kChunkBytes : kChunkBytesLow;
+        int64_t chunk = std::max<int64_t>(P, budget / perTile / P * P);
+        int64_t chunks = mTiles > 0 ? ceilDiv(mTiles, chunk) : 0;
+        chunk = chunks > 0 ? ceilDiv(mTiles, chunks) : 1;
+        const int qGroups = (int)ceilDiv(mCoB, std::max(1, mFuncs->pcQMax));
+        int groups = 1;
+        const int64_t perGroup = (int64_t)std::max(1, mBatch) * chunks;
+        while (threads > 1 && groups < qGroups && perGroup * groups < 2 * threads && (perGroup * groups) % threads != 0) {
+            ++groups;
         }
         mChunk = (int)std::max<int64_t>(1, chunk);
-        mChunks = mTiles > 0 ? (int)ceilDiv(mTiles, mChunk) : 0;
-        mItems = (int64_t)mBatch * mChunks;
+        mChunks = (int)chunks;
+        mGroups = groups;
+        mQGroups = qGroups;
+        mItems = (int64_t)mBatch * mChunks * mGroups;
         mTasks = (int)std::max<int64_t>(1, std::min<int64_t>(mItems, threads > 1 ? 2 * threads : 1));
         mVFloats = roundUp((int64_t)alpha * alpha * mCiB * mChunk * 16, 16);
         mMFloats = roundUp((int64_t)alpha * alpha * mCoB * mChunk * 16, 16);
@@ -216,7 +231,7 @@ private:
     // plan
     int mBatch = 0, mIh = 0, mIw = 0, mOh = 0, mOw = 0, mPadTop = 0, mPadLeft = 0;
     bool mInPacked = true, mOutPacked = true;
-    int mTilesX = 0, mTiles = 0, mChunk = 1, mChunks = 0, mTasks = 1;
+    int mTilesX = 0, mTiles = 0, mChunk = 1, mChunks = 0, mTasks = 1, mGroups = 1, mQGroups = 1;
     int64_t mItems = 0, mVFloats = 0, mMFloats = 0, mInFloats = 0, mOutFloats = 0;
 };
 
@@ -233,8 +248,12 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
     const int kLast = w.mInC - (w.mCiB - 1) * 16;
     const int64_t i0 = w.mItems * task / w.mTasks, i1 = w.mItems * (task + 1) / w.mTasks;
     for (int64_t item = i0; item < i1; ++item) {
-        const int nb = (int)(item / w.mChunks);
-        const int t0 = (int)(item % w.mChunks) * T;
+        const int group = (int)(item % w.mGroups);
+        const int nb = (int)(item / w.mGroups / w.mChunks);
+        const int t0 = (int)(item / w.mGroups % w.mChunks) * T;
+        // this group's output blocks: whole Q groups [qb0, qb1)
+        const int qb0 = w.mQGroups * group / w.mGroups * qMax;
+        const int qb1 = std::min(w.mCoB, w.mQGroups * (group + 1) / w.mGroups * qMax);
         const int count = std::min(T, w.mTiles - t0);
         const float* xb = x + (int64_t)nb * w.mCiB * inPlane;
         float* yb = y + (int64_t)nb * w.mCoB * outPlane;
@@ -263,8 +282,8 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
         tile.accumulate = 0;
         tile.post = nullptr;
         for (int e = 0; e < E; ++e) {
-            for (int qb = 0; qb < w.mCoB; qb += qMax) {
-                tile.Q = std::min(qMax, w.mCoB - qb);
+            for (int qb = qb0; qb < qb1; qb += qMax) {
+                tile.Q = std::min(qMax, qb1 - qb);
                 tile.w = w.mU.data() + e * w.mUeStride + (int64_t)qb * w.mCiB * 256;
                 for (int p = 0; p < count; p += P) {
                     tile.P = std::min(P, count - p);
@@ -276,7 +295,7 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
         }
         // output transform, per block and run of tiles on one tile row
         const GemmPost* post = w.mPost.act ? &w.mPost : nullptr;
-        for (int qb = 0; qb < w.mCoB; ++qb) {
+        for (int qb = qb0; qb < qb1; ++qb) {
             for (int t = t0; t < t0 + count;) {
                 const int ty = t / w.mTilesX, tx = t % w.mTilesX;
                 const int n = std::min(t0 + count - t, w.mTilesX - tx);
