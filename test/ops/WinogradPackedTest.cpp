@@ -206,7 +206,7 @@ TEST(WinogradPacked, EveryTileSizeMatchesReferenceOnEveryTierAndThreadCount) {
 
 TEST(WinogradPacked, ChunksAndOutputBlockGroupsMatchReference) {
     // 324 F(2) tiles of 6 KB of V and M each: four chunks of 81 (512 KB each, U is small), batch 2
-    // doubles them; F(4): 81 tiles in two chunks. Two or three threads then also split the chunks into
+    // doubles them; F(4): 81 tiles in three chunks. Two or three threads then also split the chunks into
     // groups of output blocks (80 channels: five blocks, an odd count) wherever whole chunks alone
     // would leave a thread idle or the threads unevenly loaded.
     using A = Schema::FusedActivation;
