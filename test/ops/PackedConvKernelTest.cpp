@@ -1,6 +1,6 @@
 // The packed-layout convolution tile kernels (PackedConvTile) of every ISA tier this CPU has against a
 // plain double loop: every P <= pcPMax and Q <= pcQMax, last-block lanes 1..16, a permuted subset of
-// taps, position strides 16 / 32, accumulate 0 / 1, fused activations 0..3. Input padding lanes,
+// taps, position strides 16 / 32, accumulate 0 / 1, fused activations 0..3, prefetch 0 / 1. Input padding lanes,
 // weights of unused taps / lanes and the gaps between output blocks hold NaN or sentinels, so a
 // kernel that reads or writes outside the tile fails.
 #include <gtest/gtest.h>
@@ -44,6 +44,7 @@ double refAct(double v, int act, int unaryOp, double lo, double hi) {
 
 struct KernelCase {
     int P, Q, kBlocks, kLast, xs, accumulate, act;
+    int prefetch = 0;  // PackedConvTile::prefetch (a hint: same results)
 };
 
 // returns an empty string when the tile matches, else a description of the first mismatch
@@ -115,6 +116,7 @@ std::string checkTile(const CPUCoreFunctions& f, const KernelCase& c, unsigned s
     t.Q = Q;
     t.accumulate = c.accumulate;
     t.post = c.act ? &post : nullptr;
+    t.prefetch = c.prefetch;
     f.packedConv(&t);
     const int K = c.kBlocks * taps * 16;
     char buf[256];
@@ -177,11 +179,12 @@ TEST(PackedConvKernel, EveryTierMatchesPlainLoops) {
                             c.xs = xs;
                             c.accumulate = accumulate;
                             c.act = (P + kLast + accumulate + xs / 16) % 4;
+                            c.prefetch = (P + kLast) % 2;
                             const unsigned seed = (unsigned)(P * 1000 + Q * 100 + kLast * 4 + xs / 16 + accumulate);
                             const std::string err = checkTile(f, c, seed);
-                            ASSERT_EQ(err, "")
-                                << f.packedConvName << " P " << P << " Q " << Q << " kLast " << kLast << " kBlocks "
-                                << c.kBlocks << " xs " << xs << " acc " << accumulate << " act " << c.act;
+                            ASSERT_EQ(err, "") << f.packedConvName << " P " << P << " Q " << Q << " kLast " << kLast
+                                               << " kBlocks " << c.kBlocks << " xs " << xs << " acc " << accumulate
+                                               << " act " << c.act << " prefetch " << c.prefetch;
                             ++cases;
                         }
                     }

@@ -36,8 +36,21 @@ typedef void (*SgemmKernel)(int64_t k, const float* a, const float* b, float* c,
 
 /** float32 unary kernels of the table (values are stable: tests name them) */
 enum class VecUnaryOp : int {
-    RELU = 0, CLIP, SIGMOID, SILU, HARD_SIGMOID, HARD_SWISH, TANH, EXP, GELU, GELU_TANH, LEAKY_RELU, ABS, NEG,
-    SQUARE, RECIPROCAL
+    RELU = 0,
+    CLIP,
+    SIGMOID,
+    SILU,
+    HARD_SIGMOID,
+    HARD_SWISH,
+    TANH,
+    EXP,
+    GELU,
+    GELU_TANH,
+    LEAKY_RELU,
+    ABS,
+    NEG,
+    SQUARE,
+    RECIPROCAL
 };
 constexpr int kVecUnaryOpCount = 15;
 /** float32 binary kernels of the table */
@@ -54,8 +67,8 @@ typedef void (*BinaryF32Kernel)(int op, const float* a, const float* b, float* c
  * src is a zero-padded plane laid out so that every tap is a contiguous run; it must be readable
  * dwLanes floats past the last valid column of every row.
  */
-typedef void (*DepthwiseRowsKernel)(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w,
-                                    int taps, float bias, float* y, int oh, int ow, const GemmPost* post);
+typedef void (*DepthwiseRowsKernel)(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
+                                    float bias, float* y, int oh, int ow, const GemmPost* post);
 
 /** geometry of DepthwiseChannelsKernel */
 struct DwChannelGeom {
@@ -99,8 +112,8 @@ typedef void (*WinogradOutputKernel)(const float* o, int64_t xiStride, const flo
  * alpha window starts at position (iy0, ix0 + j * m) (zero outside the plane); writes
  * (B^T d B)[a][b] (16 lanes) to v + (a * alpha + b) * eStride + j * 16. bt: alpha x alpha, row-major.
  */
-typedef void (*PackedWinoInputKernel)(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx,
-                                      const float* bt, int alpha, float* v, int64_t eStride);
+typedef void (*PackedWinoInputKernel)(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt,
+                                      int alpha, float* v, int64_t eStride);
 /**
  * Winograd output transform on the packed layout for nx tiles of one tile row of one output block:
  * tile j's GEMM results are o + (u * alpha + w) * eStride + j * 16 (16 lanes);
@@ -140,6 +153,9 @@ struct PackedConvTile {
     int Q = 0;
     int accumulate = 0;
     const GemmPost* post = nullptr;
+    /** nonzero: the weights outgrow L2 (they stream from L3 / memory), kernels that can prefetch
+     *  them ahead do so; a hint only, results are the same */
+    int prefetch = 0;
 };
 typedef void (*PackedConvKernel)(const PackedConvTile* tile);
 
@@ -207,24 +223,24 @@ struct CPUCoreFunctions {
     UnaryF32Kernel unaryF32 = nullptr;    // unary_f32__<isa>
     BinaryF32Kernel binaryF32 = nullptr;  // binary_f32__<isa>
     DepthwiseRowsKernel dwconvRows = nullptr;
-    const char* dwconvName = "";          // e.g. "dwconv_rows__avx512"
-    int dwLanes = 1;                      // floats per vector of the depthwise kernel
-    DepthwiseChannelsKernel dwconvChannels = nullptr;  // dwconv_channels__<isa>
+    const char* dwconvName = "";                              // e.g. "dwconv_rows__avx512"
+    int dwLanes = 1;                                          // floats per vector of the depthwise kernel
+    DepthwiseChannelsKernel dwconvChannels = nullptr;         // dwconv_channels__<isa>
     double (*planeSum)(const float* x, int64_t n) = nullptr;  // sum, vector partial sums then double
-    PoolRowsKernel poolRows = nullptr;    // pool_rows__<isa>
-    WinogradInputKernel winoInput = nullptr;    // wino_input__<isa>
-    WinogradOutputKernel winoOutput = nullptr;  // wino_output__<isa>
-    const char* winoName = "";                  // e.g. "wino__avx512"
-    PackedConvKernel packedConv = nullptr;      // pconv_<P>x<Q*16>__<isa>
+    PoolRowsKernel poolRows = nullptr;                        // pool_rows__<isa>
+    WinogradInputKernel winoInput = nullptr;                  // wino_input__<isa>
+    WinogradOutputKernel winoOutput = nullptr;                // wino_output__<isa>
+    const char* winoName = "";                                // e.g. "wino__avx512"
+    PackedConvKernel packedConv = nullptr;                    // pconv_<P>x<Q*16>__<isa>
     const char* packedConvName = "";
-    int pcPMax = 1;                             // most positions per tile
-    int pcQMax = 1;                             // most 16-channel output blocks per tile
+    int pcPMax = 1;                                // most positions per tile
+    int pcQMax = 1;                                // most 16-channel output blocks per tile
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>
     const char* pwinoName = "";                    // e.g. "pwino__avx512"
-    PackedDwKernel packedDw = nullptr;          // dwpack__<isa>
+    PackedDwKernel packedDw = nullptr;             // dwpack__<isa>
     const char* packedDwName = "";
-    PackedPoolKernel packedPool = nullptr;      // poolpack__<isa>
+    PackedPoolKernel packedPool = nullptr;  // poolpack__<isa>
     const char* packedPoolName = "";
     // normalisation and resize rows
     NormRowKernel layerNormRow = nullptr;      // layernorm_row__<isa>
@@ -244,13 +260,13 @@ void cpuSetTierOverride(int tier);
 // kernels of each ISA file (declared here, defined only there)
 void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
                        int accumulate, const GemmPost* post);
-void dwconv_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
-                        float bias, float* y, int oh, int ow, const GemmPost* post);
+void dwconv_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps, float bias,
+                         float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__scalar();
 void dwconv_channels__scalar(const float* x, int64_t inPlane, int nch, const DwChannelGeom* g, const float* wv,
-                            const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
-void pool_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
-                     const float* invY, const float* invX, float* y, int oh, int ow);
+                             const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
+void pool_rows__scalar(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax, const float* invY,
+                       const float* invX, float* y, int oh, int ow);
 double plane_sum__scalar(const float* x, int64_t n);
 void unary_f32__scalar(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_t n, int mode);
@@ -260,62 +276,62 @@ void poolpack__scalar(const PackedPoolRow* row);
 void wino_input__scalar(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
 void wino_output__scalar(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
                          float* y, const GemmPost* post);
-void pwino_input__scalar(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt,
-                       int alpha, float* v, int64_t eStride);
-void pwino_output__scalar(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
-                        const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void pwino_input__scalar(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt, int alpha,
+                         float* v, int64_t eStride);
+void pwino_output__scalar(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, const float* bias,
+                          float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
 #if defined(__x86_64__) || defined(_M_X64)
-void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
-                        float bias, float* y, int oh, int ow, const GemmPost* post);
+void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps, float bias,
+                        float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__sse41();
 void dwconv_channels__sse41(const float* x, int64_t inPlane, int nch, const DwChannelGeom* g, const float* wv,
                             const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
-void pool_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
-                     const float* invY, const float* invX, float* y, int oh, int ow);
+void pool_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax, const float* invY,
+                      const float* invX, float* y, int oh, int ow);
 double plane_sum__sse41(const float* x, int64_t n);
 void unary_f32__sse41(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__sse41(int op, const float* a, const float* b, float* c, int64_t n, int mode);
-void dwconv_rows__avx2(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
-                        float bias, float* y, int oh, int ow, const GemmPost* post);
+void dwconv_rows__avx2(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps, float bias,
+                       float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__avx2();
 void dwconv_channels__avx2(const float* x, int64_t inPlane, int nch, const DwChannelGeom* g, const float* wv,
-                            const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
-void pool_rows__avx2(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
-                     const float* invY, const float* invX, float* y, int oh, int ow);
+                           const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
+void pool_rows__avx2(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax, const float* invY,
+                     const float* invX, float* y, int oh, int ow);
 double plane_sum__avx2(const float* x, int64_t n);
 void unary_f32__avx2(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__avx2(int op, const float* a, const float* b, float* c, int64_t n, int mode);
-void dwconv_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps,
-                        float bias, float* y, int oh, int ow, const GemmPost* post);
+void dwconv_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps, float bias,
+                         float* y, int oh, int ow, const GemmPost* post);
 int dwconv_lanes__avx512();
 void dwconv_channels__avx512(const float* x, int64_t inPlane, int nch, const DwChannelGeom* g, const float* wv,
-                            const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
-void pool_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax,
-                     const float* invY, const float* invX, float* y, int oh, int ow);
+                             const float* bv, float* y, int64_t outPlane, const GemmPost* post, float* scratch);
+void pool_rows__avx512(const float* src, int64_t rowStep, const int32_t* tapOff, int taps, int isMax, const float* invY,
+                       const float* invX, float* y, int oh, int ow);
 double plane_sum__avx512(const float* x, int64_t n);
 void unary_f32__avx512(int op, const float* x, float* y, int64_t n, float a, float b);
 void binary_f32__avx512(int op, const float* a, const float* b, float* c, int64_t n, int mode);
 void wino_input__sse41(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
 void wino_output__sse41(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
-                         float* y, const GemmPost* post);
+                        float* y, const GemmPost* post);
 void wino_input__avx2(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
 void wino_output__avx2(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
-                         float* y, const GemmPost* post);
+                       float* y, const GemmPost* post);
 void wino_input__avx512(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
 void wino_output__avx512(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
                          float* y, const GemmPost* post);
-void pwino_input__sse41(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt,
-                       int alpha, float* v, int64_t eStride);
-void pwino_output__sse41(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
-                        const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
-void pwino_input__avx2(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt,
-                       int alpha, float* v, int64_t eStride);
-void pwino_output__avx2(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
-                        const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
-void pwino_input__avx512(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt,
-                       int alpha, float* v, int64_t eStride);
-void pwino_output__avx512(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
-                        const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void pwino_input__sse41(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt, int alpha,
+                        float* v, int64_t eStride);
+void pwino_output__sse41(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, const float* bias,
+                         float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void pwino_input__avx2(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt, int alpha,
+                       float* v, int64_t eStride);
+void pwino_output__avx2(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, const float* bias,
+                        float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void pwino_input__avx512(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt, int alpha,
+                         float* v, int64_t eStride);
+void pwino_output__avx512(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, const float* bias,
+                          float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
 void dwpack__sse41(const PackedDwRow* row);
 void poolpack__sse41(const PackedPoolRow* row);
 void dwpack__avx2(const PackedDwRow* row);
@@ -356,5 +372,5 @@ void resize_row_h__avx512(const float* src, const int32_t* i0, const int32_t* i1
 void resize_blend_v__avx512(const float* r0, const float* r1, float w0, float w1, float* dst, int n);
 #endif
 
-} // namespace MNN
+}  // namespace MNN
 #endif

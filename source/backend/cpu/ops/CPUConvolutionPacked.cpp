@@ -37,6 +37,7 @@ struct PcTileDesc {
 
 /** input bytes of one image per chunk of tiles (L2 share) */
 constexpr double kChunkInputBytes = 256.0 * 1024.0;
+constexpr size_t kPrefetchWeightBytes = 2u * 1024u * 1024u;  // weights beyond L2: prefetched by the tile kernel
 
 /** floats of the per-task buffer of a column tile (pcPMax * pcQMax * 16 must fit) */
 constexpr int kColumnTileFloats = 1024;
@@ -45,7 +46,6 @@ struct PcTapList {
     int32_t start;
     int32_t count;
 };
-
 
 /**
  * A plain input of at most 16 channels as NHWC (channels innermost, C lanes per position): one
@@ -92,6 +92,7 @@ struct PackedConvJob {
     int64_t xRowStride, xColStride;  // input floats between the positions of a row / column tile
     int64_t ow;
     int kBlocks, kLast, tapsAll;
+    int prefetch;  // PackedConvTile::prefetch
     const GemmPost* post;
     void operator()(int task) const {
         const int64_t i0 = total * task / tasks, i1 = total * (task + 1) / tasks;
@@ -101,6 +102,7 @@ struct PackedConvJob {
         t.kLast = kLast;
         t.tapsAll = tapsAll;
         t.accumulate = 0;
+        t.prefetch = prefetch;
         alignas(64) float column[kColumnTileFloats];
         t.post = post;
         int64_t inChunk = i0 % chunkTiles, r = i0 / chunkTiles;
@@ -291,6 +293,8 @@ public:
         job.tapIdx = mTapIdx.data();
         job.lists = mLists.data();
         job.w = mWeights.data();
+        // weights beyond L2 stream from L3 / memory: the tile kernel prefetches them
+        job.prefetch = mWeights.size() * sizeof(float) >= kPrefetchWeightBytes ? 1 : 0;
         job.wPerBlock = (int64_t)inBlocks * mTapsAll * kCpuPack * kCpuPack;
         job.bias = mBias.data();
         job.qMax = mFuncs->pcQMax;

@@ -18,9 +18,10 @@ namespace MNN {
 
 namespace {
 
-constexpr int64_t kChunkBytes = 2 * 1024 * 1024;   // V and M of one chunk (per task)
-constexpr int64_t kChunkBytesLow = 512 * 1024;  // the same under Memory_Low or with smaller U
+constexpr int64_t kChunkBytes = 2 * 1024 * 1024;           // V and M of one chunk (per task)
+constexpr int64_t kChunkBytesLow = 512 * 1024;             // the same under Memory_Low or with smaller U
 constexpr int64_t kStreamedWeightBytes = 8 * 1024 * 1024;  // U this large comes from memory, not L3
+constexpr int64_t kPrefetchWeightBytes = 2 * 1024 * 1024;  // U beyond L2: the tile kernel prefetches it
 
 int64_t ceilDiv(int64_t v, int64_t q) {
     return (v + q - 1) / q;
@@ -163,13 +164,15 @@ public:
         // (measured on resnet18: larger chunks only pay where U is streamed from memory, not from L3)
         const int64_t uBytes = (int64_t)alpha * alpha * mUeStride * (int64_t)sizeof(float);
         const int64_t budget = !low && uBytes >= kStreamedWeightBytes ? kChunkBytes : kChunkBytesLow;
+        mPrefetch = uBytes >= kPrefetchWeightBytes ? 1 : 0;
         int64_t chunk = std::max<int64_t>(P, budget / perTile / P * P);
         int64_t chunks = mTiles > 0 ? ceilDiv(mTiles, chunk) : 0;
         chunk = chunks > 0 ? ceilDiv(mTiles, chunks) : 1;
         const int qGroups = (int)ceilDiv(mCoB, std::max(1, mFuncs->pcQMax));
         int groups = 1;
         const int64_t perGroup = (int64_t)std::max(1, mBatch) * chunks;
-        while (threads > 1 && groups < qGroups && perGroup * groups < 2 * threads && (perGroup * groups) % threads != 0) {
+        while (threads > 1 && groups < qGroups && perGroup * groups < 2 * threads &&
+               (perGroup * groups) % threads != 0) {
             ++groups;
         }
         mChunk = (int)std::max<int64_t>(1, chunk);
@@ -231,7 +234,7 @@ private:
     // plan
     int mBatch = 0, mIh = 0, mIw = 0, mOh = 0, mOw = 0, mPadTop = 0, mPadLeft = 0;
     bool mInPacked = true, mOutPacked = true;
-    int mTilesX = 0, mTiles = 0, mChunk = 1, mChunks = 0, mTasks = 1, mGroups = 1, mQGroups = 1;
+    int mTilesX = 0, mTiles = 0, mChunk = 1, mChunks = 0, mTasks = 1, mGroups = 1, mQGroups = 1, mPrefetch = 0;
     int64_t mItems = 0, mVFloats = 0, mMFloats = 0, mInFloats = 0, mOutFloats = 0;
 };
 
@@ -281,6 +284,7 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
         tile.yBlockStride = blk;
         tile.accumulate = 0;
         tile.post = nullptr;
+        tile.prefetch = w.mPrefetch;
         for (int e = 0; e < E; ++e) {
             for (int qb = qb0; qb < qb1; qb += qMax) {
                 tile.Q = std::min(qMax, qb1 - qb);

@@ -40,11 +40,12 @@ constexpr int kGemvRows = 4;
 struct GemvJob {
     const CPUCoreFunctions* funcs;
     const float* x;
-    const float* w;        // per group: [kBlocks][16][Qg * 16]
-    const int64_t* wOff;   // float offset of each group's weights
-    const float* bias;     // NB * 16
-    float* yt;             // [NB][M][16]
+    const float* w;       // per group: [kBlocks][16][Qg * 16]
+    const int64_t* wOff;  // float offset of each group's weights
+    const float* bias;    // NB * 16
+    float* yt;            // [NB][M][16]
     int m, k, groupBlocks, blocks;
+    int prefetch;  // PackedConvTile::prefetch: weights beyond L2
     const GemmPost* post;
     void operator()(int c) const {
         PackedConvTile t;
@@ -64,6 +65,7 @@ struct GemvJob {
         t.yBlockStride = (int64_t)m * 16;
         t.P = m;
         t.post = post;
+        t.prefetch = prefetch;
         funcs->packedConv(&t);
     }
 };
@@ -163,7 +165,7 @@ public:
                 for (int i = 0; i < mM; ++i) {
                     for (int j = 0; j < mN; ++j) {
                         float v = mBias[(size_t)j];
-                        y[(int64_t)i * mN + j] = mPost.act == 1 ? std::max(v, 0.0f)
+                        y[(int64_t)i * mN + j] = mPost.act == 1   ? std::max(v, 0.0f)
                                                  : mPost.act == 2 ? std::min(std::max(v, mPost.lo), mPost.hi)
                                                                   : v;
                     }
@@ -183,6 +185,7 @@ public:
             gemv.groupBlocks = mFuncs->pcQMax;
             gemv.blocks = mBlocks;
             gemv.post = mPost.act ? &mPost : nullptr;
+            gemv.prefetch = mGemvW.size() * sizeof(float) >= (size_t)(1 << 20) ? 1 : 0;  // read once: from memory
             parallelFor(mPool, (int)mGemvOff.size(), gemv);
             for (int i = 0; i < mM; ++i) {
                 float* yr = y + (int64_t)i * mN;

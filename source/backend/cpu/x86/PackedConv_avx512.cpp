@@ -15,18 +15,12 @@ namespace {
 constexpr int kPMax = 14;
 constexpr int kQMax = 2;
 
-template <int P, int Q>
-void pconvTile(const PackedConvTile* t) {
-    __m512 acc[P][Q];
-#pragma GCC unroll 16
-    for (int q = 0; q < Q; ++q) {
-        const float* yq = t->y + q * t->yBlockStride;
-        const __m512 b = t->accumulate ? _mm512_setzero_ps() : _mm512_loadu_ps(t->bias + q * 16);
-#pragma GCC unroll 16
-        for (int p = 0; p < P; ++p) {
-            acc[p][q] = t->accumulate ? _mm512_loadu_ps(yq + p * 16) : b;
-        }
-    }
+constexpr int kPrefetchRows = 16;
+
+// acc += x * w over all input blocks and taps; PF: the weights are fetched kPrefetchRows rows ahead
+// (they stream from L3 / memory where they outgrow L2: Winograd U of wide layers), a line per 16 lanes
+template <int P, int Q, bool PF>
+inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* t, __m512 (&acc)[P][Q]) {
     const int64_t wRow = Q * 16;
     const int64_t xs = t->xPosStride;
     for (int kb = 0; kb < t->kBlocks; ++kb) {
@@ -37,6 +31,12 @@ void pconvTile(const PackedConvTile* t) {
             const float* wt = t->w + ((int64_t)kb * t->tapsAll + t->tapIdx[tp]) * 16 * wRow;
             for (int i = 0; i < lanes; ++i) {
                 __m512 wv[Q];
+                if (PF) {
+#pragma GCC unroll 16
+                    for (int q = 0; q < Q; ++q) {
+                        _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * wRow + q * 16), _MM_HINT_T0);
+                    }
+                }
 #pragma GCC unroll 16
                 for (int q = 0; q < Q; ++q) {
                     wv[q] = _mm512_loadu_ps(wt + i * wRow + q * 16);
@@ -51,6 +51,25 @@ void pconvTile(const PackedConvTile* t) {
                 }
             }
         }
+    }
+}
+
+template <int P, int Q>
+void pconvTile(const PackedConvTile* t) {
+    __m512 acc[P][Q];
+#pragma GCC unroll 16
+    for (int q = 0; q < Q; ++q) {
+        const float* yq = t->y + q * t->yBlockStride;
+        const __m512 b = t->accumulate ? _mm512_setzero_ps() : _mm512_loadu_ps(t->bias + q * 16);
+#pragma GCC unroll 16
+        for (int p = 0; p < P; ++p) {
+            acc[p][q] = t->accumulate ? _mm512_loadu_ps(yq + p * 16) : b;
+        }
+    }
+    if (t->prefetch) {
+        accumulateTile<P, Q, true>(t, acc);
+    } else {
+        accumulateTile<P, Q, false>(t, acc);
     }
     const GemmPost* post = t->post;
     if (post && post->act == 1) {
