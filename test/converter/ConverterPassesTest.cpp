@@ -224,7 +224,8 @@ TEST(ConverterPasses, SiluAndHardSwishFusedIntoConvNotGemm) {
     ASSERT_EQ(acts.size(), 2u);
     EXPECT_TRUE((acts[0] == Schema::FusedActivation::SILU && acts[1] == Schema::FusedActivation::HARD_SWISH) ||
                 (acts[1] == Schema::FusedActivation::SILU && acts[0] == Schema::FusedActivation::HARD_SWISH));
-    expectSameOutputs(m, {{"x", {{1, 3, 5, 5}, randomFloats(75, 23, -3, 3)}}, {"a", {{2, 3}, {1, 2, -3, 0.5f, 4, -1}}}});
+    expectSameOutputs(m,
+                      {{"x", {{1, 3, 5, 5}, randomFloats(75, 23, -3, 3)}}, {"a", {{2, 3}, {1, 2, -3, 0.5f, 4, -1}}}});
 }
 
 TEST(ConverterPasses, TransposePairsCancelAndMerge) {
@@ -361,4 +362,54 @@ TEST(ConverterPasses, SiluPatternFused) {
         ref[i] = (float)(y / (1.0 + std::exp(-y)));
     }
     EXPECT_TRUE(allClose(runFloat(m.after, {{"x", {{20}, x}}})["z"], ref));
+}
+
+TEST(ConverterPasses, ZeroPadFoldedIntoConvAndAveragePool) {
+    REQUIRE_ENGINE_OPS(T::Pad, T::Pooling, T::Convolution);
+    OnnxBuilder b(13);
+    b.input("x", {1, 3, 6, 7});
+    b.initializer("w", {4, 3, 3, 3}, randomFloats(108, 31, -1, 1));
+    b.initializerInt64("hw1", {8}, {0, 0, 1, 1, 0, 0, 1, 1});
+    b.initializerInt64("hw2", {8}, {0, 0, 2, 0, 0, 0, 1, 3});
+    b.initializerInt64("ch", {8}, {0, 1, 1, 1, 0, 0, 1, 1});
+    b.initializer("half", {}, {0.5f});
+    // folded: Pad + AveragePool (inception's form) and Pad + padded Conv
+    b.node("Pad", {"x", "hw1"}, {"p1"});
+    auto a1 = b.node("AveragePool", {"p1"}, {"y1"});
+    OnnxBuilder::attr(a1, "kernel_shape", std::vector<int64_t>{3, 3});
+    b.node("Pad", {"x", "hw2"}, {"p2"});
+    auto c2 = b.node("Conv", {"p2", "w"}, {"y2"});
+    OnnxBuilder::attr(c2, "pads", std::vector<int64_t>{1, 0, 1, 2});
+    // kept: a nonzero pad value, MaxPool (its padding is -inf), a channel pad, an AveragePool that
+    // leaves its own pads out of the count, and a Pad read twice
+    b.node("Pad", {"x", "hw1", "half"}, {"p3"});
+    auto a3 = b.node("AveragePool", {"p3"}, {"y3"});
+    OnnxBuilder::attr(a3, "kernel_shape", std::vector<int64_t>{3, 3});
+    b.node("Pad", {"x", "hw1"}, {"p4"});
+    auto m4 = b.node("MaxPool", {"p4"}, {"y4"});
+    OnnxBuilder::attr(m4, "kernel_shape", std::vector<int64_t>{2, 2});
+    b.node("Pad", {"x", "ch"}, {"p5"});
+    auto a5 = b.node("AveragePool", {"p5"}, {"y5"});
+    OnnxBuilder::attr(a5, "kernel_shape", std::vector<int64_t>{3, 3});
+    b.node("Pad", {"x", "hw2"}, {"p6"});
+    auto a6 = b.node("AveragePool", {"p6"}, {"y6"});
+    OnnxBuilder::attr(a6, "kernel_shape", std::vector<int64_t>{3, 3});
+    OnnxBuilder::attr(a6, "pads", std::vector<int64_t>{1, 1, 1, 1});
+    b.node("Pad", {"x", "hw1"}, {"p7"});
+    auto a7 = b.node("AveragePool", {"p7"}, {"y7"});
+    OnnxBuilder::attr(a7, "kernel_shape", std::vector<int64_t>{2, 2});
+    b.node("Relu", {"p7"}, {"y8"});
+    for (const char* y : {"y1", "y2", "y3", "y4", "y5", "y6", "y7", "y8"}) {
+        b.output(y);
+    }
+    auto m = convertBoth(b);
+    EXPECT_EQ(opCounts(m.before)["Pad"], 7);
+    EXPECT_EQ(opCounts(m.after)["Pad"], 5);
+    for (auto op : *netOf(m.after)->ops()) {
+        if (op->type() == T::Pooling && op->name()->str() == "y1") {
+            auto p = op->param_as_PoolParam();
+            EXPECT_TRUE(p->countIncludePad());
+        }
+    }
+    expectSameOutputs(m, {{"x", {{1, 3, 6, 7}, randomFloats(126, 32, -3, 3)}}});
 }

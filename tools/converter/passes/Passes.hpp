@@ -28,6 +28,8 @@ bool fuseGelu(Graph& g);
 bool fuseHardSwish(Graph& g);
 /** x * Sigmoid(x) -> UnaryOp SILU */
 bool fuseSilu(Graph& g);
+/** constant-zero spatial Pad read only by a Convolution / AveragePool -> that op's pads */
+bool foldPad(Graph& g);
 
 /** all passes to a fixed point */
 void runPasses(Graph& g);
