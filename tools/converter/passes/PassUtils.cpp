@@ -47,6 +47,7 @@ void runPasses(Graph& g) {
         changed |= fuseSilu(g);
         changed |= foldBatchNorm(g);
         changed |= fuseActivation(g);
+        changed |= fuseChannelShuffle(g);
         changed |= removeIdentity(g);
         changed |= removeDeadNodes(g);
         if (!changed) {
