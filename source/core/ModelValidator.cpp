@@ -65,6 +65,8 @@ Schema::Param expectedParam(Schema::OpType t) {
             return P::RoiAlignParam;
         case O::NonMaxSuppression:
             return P::NmsParam;
+        case O::ChannelShuffle:
+            return P::ChannelShuffleParam;
         default:
             return P::NONE;
     }

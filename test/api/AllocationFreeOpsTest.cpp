@@ -401,3 +401,43 @@ TEST(AllocationFreeOps, IndexOpsAndComputedParameters) {
     }
     expectAllocationFree(mb, "Gather* / Scatter* / Transpose / Expand, Pad, Reduce with computed parameters");
 }
+
+TEST(AllocationFreeOps, PackedChannelGather) {
+    REQUIRE_COUNTING();
+    // a ShuffleNet block on the packed layout: Slice halves, Concat of unaligned parts, ChannelShuffle
+    auto conv = [](ModelBuilder& mb, const std::string& name, const std::string& in, const std::string& out,
+                   int cin, int cout, unsigned seed) {
+        mb.constant(name + "_w", {cout, cin, 1, 1}, randomFloats((size_t)cout * cin, seed));
+        auto op = mb.op(Schema::OpType::Convolution, name, {in, name + "_w"}, {out});
+        Schema::ConvParamT p;
+        p.kernel = {1, 1};
+        p.strides = {1, 1};
+        p.dilations = {1, 1};
+        p.pads = {0, 0, 0, 0};
+        op->param.Set(p);
+    };
+    auto slice = [](ModelBuilder& mb, const std::string& name, const std::string& in, const std::string& out,
+                    int start, int end) {
+        mb.constantInt64(name + "_s", {1}, {start});
+        mb.constantInt64(name + "_e", {1}, {end});
+        mb.constantInt64(name + "_a", {1}, {1});
+        mb.op(Schema::OpType::Slice, name, {in, name + "_s", name + "_e", name + "_a"}, {out});
+    };
+    for (int threads : {1, 2}) {
+        ModelBuilder mb;
+        mb.input("x", {1, 3, 6, 5});
+        conv(mb, "c1", "x", "t", 3, 58, 1);
+        slice(mb, "lo", "t", "a", 0, 29);
+        slice(mb, "hi", "t", "b", 29, 58);
+        conv(mb, "c2", "b", "bo", 29, 29, 2);
+        Schema::AxisParamT ap;
+        ap.axis = 1;
+        mb.op(Schema::OpType::Concat, "cat", {"a", "bo"}, {"m"})->param.Set(ap);
+        Schema::ChannelShuffleParamT sp;
+        sp.group = 2;
+        mb.op(Schema::OpType::ChannelShuffle, "sh", {"m"}, {"u"})->param.Set(sp);
+        conv(mb, "c3", "u", "y", 58, 4, 3);
+        mb.output("y");
+        expectAllocationFree(mb, "packed Slice / Concat / ChannelShuffle", threads);
+    }
+}

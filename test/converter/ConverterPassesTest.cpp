@@ -412,4 +412,79 @@ TEST(ConverterPasses, ZeroPadFoldedIntoConvAndAveragePool) {
         }
     }
     expectSameOutputs(m, {{"x", {{1, 3, 6, 7}, randomFloats(126, 32, -3, 3)}}});
+
+namespace {
+// x [n, c, h, w] -> Conv 1x1 (c -> c) -> a -> Reshape s5 -> Transpose perm -> Reshape s4 -> y
+OnnxBuilder shuffleChain(int n, int c, int h, int w, const std::vector<int64_t>& s5, const std::vector<int64_t>& perm,
+                         const std::vector<int64_t>& s4, bool midIsOutput = false) {
+    OnnxBuilder b(13);
+    b.input("x", {n, c, h, w});
+    std::vector<float> wv((size_t)c * c);
+    for (size_t i = 0; i < wv.size(); ++i) {
+        wv[i] = (float)((i * 7) % 11) / 11.0f - 0.4f;
+    }
+    b.initializer("w", {c, c, 1, 1}, wv);
+    b.node("Conv", {"x", "w"}, {"a"});
+    b.initializerInt64("s5", {(int64_t)s5.size()}, s5);
+    b.initializerInt64("s4", {(int64_t)s4.size()}, s4);
+    b.node("Reshape", {"a", "s5"}, {"r"});
+    OnnxBuilder::attr(b.node("Transpose", {"r"}, {"t"}), "perm", perm);
+    b.node("Reshape", {"t", "s4"}, {"y"});
+    b.output("y");
+    if (midIsOutput) {
+        b.output("t");
+    }
+    return b;
+}
+
+std::vector<float> ramp(size_t n) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) {
+        v[i] = (float)((i * 13) % 17) - 8.0f;
+    }
+    return v;
+}
+}  // namespace
+
+TEST(ConverterPasses, ChannelShuffleChainFused) {
+    REQUIRE_ENGINE_OPS(T::Reshape, T::Transpose, T::ChannelShuffle);
+    struct Case {
+        int n, c, h, w, g;
+        bool inferC;
+    };
+    for (auto k : std::vector<Case>{{1, 6, 2, 3, 2, true}, {2, 12, 3, 2, 3, false}, {1, 116, 2, 2, 2, true}}) {
+        SCOPED_TRACE(testing::Message() << "c " << k.c << " g " << k.g);
+        auto b = shuffleChain(k.n, k.c, k.h, k.w, {k.n, k.g, k.c / k.g, k.h, k.w}, {0, 2, 1, 3, 4},
+                              {k.n, k.inferC ? -1 : k.c, k.h, k.w});
+        auto m = convertBoth(b);
+        EXPECT_EQ(opCounts(m.before)["Transpose"], 1);
+        auto after = opCounts(m.after);
+        EXPECT_EQ(after["ChannelShuffle"], 1);
+        EXPECT_EQ(after["Transpose"], 0);
+        EXPECT_EQ(after["Reshape"], 0);
+        const size_t count = (size_t)k.n * k.c * k.h * k.w;
+        expectSameOutputs(m, {{"x", {{k.n, k.c, k.h, k.w}, ramp(count)}}});
+    }
+}
+
+TEST(ConverterPasses, ChannelShuffleNotFusedWhenChainDiffers) {
+    REQUIRE_ENGINE_OPS(T::Reshape, T::Transpose, T::ChannelShuffle);
+    const std::vector<float> x = ramp(1 * 6 * 2 * 3);
+    std::map<std::string, std::pair<std::vector<int>, std::vector<float>>> in{{"x", {{1, 6, 2, 3}, x}}};
+    // another permutation
+    auto m1 = convertBoth(shuffleChain(1, 6, 2, 3, {1, 2, 3, 2, 3}, {0, 1, 2, 4, 3}, {1, 6, 2, 3}));
+    EXPECT_EQ(opCounts(m1.after)["ChannelShuffle"], 0);
+    expectSameOutputs(m1, in);
+    // the final shape is not the input's
+    auto m2 = convertBoth(shuffleChain(1, 6, 2, 3, {1, 2, 3, 2, 3}, {0, 2, 1, 3, 4}, {1, 6, 3, 2}));
+    EXPECT_EQ(opCounts(m2.after)["ChannelShuffle"], 0);
+    expectSameOutputs(m2, in);
+    // the 5-D split does not follow the channels ([1, 2, 3, 3, 2] of a [1, 6, 2, 3] tensor)
+    auto m3 = convertBoth(shuffleChain(1, 6, 2, 3, {1, 2, 3, 3, 2}, {0, 2, 1, 3, 4}, {1, 6, 3, 2}));
+    EXPECT_EQ(opCounts(m3.after)["ChannelShuffle"], 0);
+    expectSameOutputs(m3, in);
+    // the transposed tensor is also a graph output
+    auto m4 = convertBoth(shuffleChain(1, 6, 2, 3, {1, 2, 3, 2, 3}, {0, 2, 1, 3, 4}, {1, 6, 2, 3}, true));
+    EXPECT_EQ(opCounts(m4.after)["ChannelShuffle"], 0);
+    expectSameOutputs(m4, in);
 }

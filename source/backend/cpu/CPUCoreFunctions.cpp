@@ -154,6 +154,8 @@ static void fillTables() {
         f.packedDwName = "dwpack__scalar";
         f.packedPool = poolpack__scalar;
         f.packedPoolName = "poolpack__scalar";
+        f.packedGather = pgather__scalar;
+        f.packedGatherName = "pgather__scalar";
         fillNormResize(f);
     }
 #if defined(__x86_64__) || defined(_M_X64)
@@ -216,6 +218,8 @@ static void fillTables() {
             f.packedDwName = "dwpack__avx2";
             f.packedPool = poolpack__avx2;
             f.packedPoolName = "poolpack__avx2";
+            f.packedGather = pgather__avx2;
+            f.packedGatherName = "pgather__avx2";
         } else {
             f.unaryF32 = unary_f32__avx512;
             f.binaryF32 = binary_f32__avx512;
@@ -243,6 +247,8 @@ static void fillTables() {
             f.packedDwName = "dwpack__avx512";
             f.packedPool = poolpack__avx512;
             f.packedPoolName = "poolpack__avx512";
+            f.packedGather = pgather__avx512;
+            f.packedGatherName = "pgather__avx512";
         }
     }
 #endif

@@ -197,6 +197,23 @@ struct PackedPoolRow {
     const float* invX = nullptr;
 };
 typedef void (*PackedPoolKernel)(const PackedPoolRow* row);
+/**
+ * Channel-axis data movement on the packed layout (Slice / Concat / ChannelShuffle at any channel
+ * offsets): `count` consecutive output vectors of one 16-channel output block. For p < count, l < 16:
+ *   y[p * 16 + l] = src[e][p * 16 + perm[e * 16 + l]]  for the entry e whose mask[e] has bit l,
+ *                   0                                 when no entry's mask has bit l.
+ * The entries' masks are disjoint; src[e] points at the first of the count positions of entry e's
+ * input block (its 16-float vectors are read whole); perm values are in [0, 16).
+ */
+struct PackedGatherBlock {
+    const float* const* src = nullptr;
+    const int32_t* perm = nullptr;   // entries x 16
+    const uint32_t* mask = nullptr;  // entries
+    int entries = 0;
+    float* y = nullptr;
+    int64_t count = 0;
+};
+typedef void (*PackedGatherKernel)(const PackedGatherBlock* block);
 // ---- normalisation and resize rows (LayerNorm / RMSNorm, 2-D float resize) ----
 /** flags of NormRowKernel */
 constexpr int kNormRms = 1;   // RMSNorm: no mean is subtracted
@@ -242,6 +259,8 @@ struct CPUCoreFunctions {
     const char* packedDwName = "";
     PackedPoolKernel packedPool = nullptr;  // poolpack__<isa>
     const char* packedPoolName = "";
+    PackedGatherKernel packedGather = nullptr;  // pgather__<isa>
+    const char* packedGatherName = "";
     // normalisation and resize rows
     NormRowKernel layerNormRow = nullptr;      // layernorm_row__<isa>
     const char* normName = "";                 // e.g. "layernorm__avx512"
@@ -273,6 +292,7 @@ void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_
 void pconv_4x64__scalar(const PackedConvTile* tile);
 void dwpack__scalar(const PackedDwRow* row);
 void poolpack__scalar(const PackedPoolRow* row);
+void pgather__scalar(const PackedGatherBlock* block);
 void wino_input__scalar(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
 void wino_output__scalar(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
                          float* y, const GemmPost* post);
@@ -338,6 +358,8 @@ void dwpack__avx2(const PackedDwRow* row);
 void poolpack__avx2(const PackedPoolRow* row);
 void dwpack__avx512(const PackedDwRow* row);
 void poolpack__avx512(const PackedPoolRow* row);
+void pgather__avx2(const PackedGatherBlock* block);
+void pgather__avx512(const PackedGatherBlock* block);
 void sgemm_4x8__sse41(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,
                       int accumulate, const GemmPost* post);
 void sgemm_4x24__avx2(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,

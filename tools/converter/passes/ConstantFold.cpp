@@ -182,6 +182,72 @@ bool foldConstants(Graph& g) {
     return changed;
 }
 
+namespace {
+/** the whole graph as a session whose outputs are `targets`; open() fails when a shape is not static */
+struct WholeGraphSession {
+    std::unique_ptr<Interpreter> interp;
+    Session* session = nullptr;
+    bool open(const Graph& g, const std::vector<int>& targets) {
+        registerAll();
+        for (auto& op : g.ops) {
+            if (!getShape(op->type)) {
+                return false;
+            }
+        }
+        // the session schedules only what the targets need
+        Schema::NetT net;
+        net.tensorNames = g.names;
+        for (auto& d : g.inputs) {
+            net.inputs.emplace_back(new Schema::TensorDeclT(*d));
+        }
+        for (auto& op : g.ops) {
+            net.ops.emplace_back(new Schema::OpT(*op));
+        }
+        for (auto& kv : g.constants) {
+            net.constants.emplace_back(cloneBlob(*kv.second));
+        }
+        net.outputs = targets;
+        auto buffer = pack(net);
+        interp.reset(Interpreter::createFromBuffer(buffer.data(), buffer.size()));
+        if (!interp) {
+            return false;
+        }
+        ScheduleConfig config;
+        config.numThread = 1;
+        session = interp->createSession(config);
+        if (!session) {
+            return false;
+        }
+        int status = 1;
+        // status != 0: some shape depends on input values
+        return interp->getSessionInfo(session, Interpreter::RESIZE_STATUS, &status) && status == 0;
+    }
+};
+}  // namespace
+
+bool staticShapes(const Graph& g, const std::vector<int>& tensors, std::vector<std::vector<int>>* shapes) {
+    for (auto& d : g.inputs) {
+        for (auto v : d->dims) {
+            if (v < 0) {
+                return false;
+            }
+        }
+    }
+    WholeGraphSession whole;
+    if (!whole.open(g, tensors)) {
+        return false;
+    }
+    shapes->clear();
+    for (auto t : tensors) {
+        auto out = whole.interp->getSessionOutput(whole.session, g.names[t].c_str());
+        if (!out) {
+            return false;
+        }
+        shapes->push_back(out->shape());
+    }
+    return true;
+}
+
 bool foldShapes(Graph& g) {
     for (auto& d : g.inputs) {
         for (auto v : d->dims) {
@@ -200,40 +266,12 @@ bool foldShapes(Graph& g) {
     if (targets.empty()) {
         return false;
     }
-    registerAll();
-    for (auto& op : g.ops) {
-        if (!getShape(op->type)) {
-            return false;
-        }
-    }
-    // the whole graph with the shape-queried tensors as outputs; the session schedules what they need
-    Schema::NetT net;
-    net.tensorNames = g.names;
-    for (auto& d : g.inputs) {
-        net.inputs.emplace_back(new Schema::TensorDeclT(*d));
-    }
-    for (auto& op : g.ops) {
-        net.ops.emplace_back(new Schema::OpT(*op));
-    }
-    for (auto& kv : g.constants) {
-        net.constants.emplace_back(cloneBlob(*kv.second));
-    }
-    net.outputs = targets;
-    auto buffer = pack(net);
-    std::unique_ptr<Interpreter> interp(Interpreter::createFromBuffer(buffer.data(), buffer.size()));
-    if (!interp) {
+    WholeGraphSession whole;
+    if (!whole.open(g, targets)) {
         return false;
     }
-    ScheduleConfig config;
-    config.numThread = 1;
-    auto session = interp->createSession(config);
-    if (!session) {
-        return false;
-    }
-    int status = 1;
-    if (!interp->getSessionInfo(session, Interpreter::RESIZE_STATUS, &status) || status != 0) {
-        return false;  // some shape depends on input values
-    }
+    auto interp = whole.interp.get();
+    auto session = whole.session;
     bool changed = false;
     std::vector<bool> dead(g.ops.size(), false);
     for (size_t i = 0; i < g.ops.size(); ++i) {

@@ -48,6 +48,7 @@ void runPasses(Graph& g) {
         changed |= foldBatchNorm(g);
         changed |= fuseActivation(g);
         changed |= foldPad(g);
+        changed |= fuseChannelShuffle(g);
         changed |= removeIdentity(g);
         changed |= removeDeadNodes(g);
         if (!changed) {

@@ -30,6 +30,12 @@ bool fuseHardSwish(Graph& g);
 bool fuseSilu(Graph& g);
 /** constant-zero spatial Pad read only by a Convolution / AveragePool -> that op's pads */
 bool foldPad(Graph& g);
+/**
+ * Reshape [N, g, C/g, H, W] -> Transpose 0,2,1,3,4 -> Reshape [N, C, H, W] of a 4-D [N, C, H, W]
+ * tensor (constant shapes, static graph input shapes, intermediates read only by the chain) ->
+ * one ChannelShuffle (group g)
+ */
+bool fuseChannelShuffle(Graph& g);
 
 /** all passes to a fixed point */
 void runPasses(Graph& g);
@@ -41,6 +47,8 @@ bool scalarValue(const Graph& g, int t, float* v);
 int binaryType(const Schema::OpT& op);
 /** the op's UnaryOp type, or -1 */
 int unaryType(const Schema::OpT& op);
+/** the static shapes of `tensors` (all graph inputs of static shape), computed by the engine */
+bool staticShapes(const Graph& g, const std::vector<int>& tensors, std::vector<std::vector<int>>* shapes);
 
 }  // namespace Convert
 }  // namespace MNN

@@ -1,5 +1,6 @@
 // Packed-layout (NC16HW16) BinaryOp with a per-channel operand ([N|1, C, 1, 1], e.g. the
-// squeeze-excite scale) and Concat along channels. Same-shaped BinaryOps run the plain SIMD kernel
+// squeeze-excite scale) and Concat along channels of parts that start on a 16-channel block
+// (others: CPUPackedGather.cpp). Same-shaped BinaryOps run the plain SIMD kernel
 // over the padded buffer (the adapter in CPUPackedOps.cpp).
 #include <string.h>
 #include <algorithm>
@@ -155,6 +156,9 @@ public:
             if (!float4d(t) || !isCpuPacked(t)) {
                 return NOT_SUPPORT;
             }
+            if (c0 % kCpuPack != 0) {
+                return NOT_SUPPORT;
+            }
             mParts.push_back({c0, t->length(1)});
             c0 += t->length(1);
         }
@@ -169,29 +173,17 @@ public:
             const int blocks = packedBlocks(part.channels);
             const float* x = inputs[k]->host<float>() + (int64_t)n * blocks * mPlane * kCpuPack;
             float* yn = y + (int64_t)n * mOutBlocks * mPlane * kCpuPack;
-            if (part.first % kCpuPack == 0) {
-                // whole blocks; the last one may be partial: only its valid lanes are copied
-                const int full = part.channels / kCpuPack;
-                float* dst = yn + (int64_t)(part.first / kCpuPack) * mPlane * kCpuPack;
-                ::memcpy(dst, x, (size_t)full * mPlane * kCpuPack * sizeof(float));
-                const int rest = part.channels - full * kCpuPack;
-                if (rest) {
-                    copyLanes(x + (int64_t)full * mPlane * kCpuPack, 0, dst + (int64_t)full * mPlane * kCpuPack, 0,
-                              rest);
-                }
-                return;
-            }
-            // unaligned: channel c of the part goes to output channel first + c
-            for (int c = 0; c < part.channels;) {
-                const int oc = part.first + c;
-                const int run = std::min({kCpuPack - c % kCpuPack, kCpuPack - oc % kCpuPack, part.channels - c});
-                copyLanes(x + (int64_t)(c / kCpuPack) * mPlane * kCpuPack, c % kCpuPack,
-                          yn + (int64_t)(oc / kCpuPack) * mPlane * kCpuPack, oc % kCpuPack, run);
-                c += run;
+            // whole blocks (parts start on a block: CPUPackedGather.cpp does the others); the last
+            // one may be partial: only its valid lanes are copied
+            const int full = part.channels / kCpuPack;
+            float* dst = yn + (int64_t)(part.first / kCpuPack) * mPlane * kCpuPack;
+            ::memcpy(dst, x, (size_t)full * mPlane * kCpuPack * sizeof(float));
+            const int rest = part.channels - full * kCpuPack;
+            if (rest) {
+                copyLanes(x + (int64_t)full * mPlane * kCpuPack, dst + (int64_t)full * mPlane * kCpuPack, rest);
             }
         };
-        // tasks of one image write disjoint lanes; parts sharing an output block write different
-        // lanes of the same cache lines, which is correct (no lane is written twice)
+        // tasks of one image write disjoint blocks
         parallelFor(static_cast<CPUBackend*>(mBackend)->threadPool(), mBatch * parts, task);
         return NO_ERROR;
     }
@@ -204,13 +196,7 @@ private:
         int first;
         int channels;
     };
-    void copyLanes(const float* src, int srcLane, float* dst, int dstLane, int lanes) const {
-        const float* s = src + srcLane;
-        float* d = dst + dstLane;
-        if (lanes == kCpuPack) {
-            ::memcpy(d, s, (size_t)mPlane * kCpuPack * sizeof(float));
-            return;
-        }
+    void copyLanes(const float* s, float* d, int lanes) const {
         for (int64_t p = 0; p < mPlane; ++p) {
             for (int l = 0; l < lanes; ++l) {
                 d[p * kCpuPack + l] = s[p * kCpuPack + l];

@@ -70,6 +70,9 @@ int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, c
             return packedConcatSupported(op, inputs, outputs) ? Backend::PACKED_UNIFORM : Backend::PACKED_NONE;
         case Schema::OpType::Pooling:
             return packedPoolingSupported(op, inputs, outputs) ? Backend::PACKED_UNIFORM : Backend::PACKED_NONE;
+        case Schema::OpType::Slice:
+        case Schema::OpType::ChannelShuffle:
+            return packedGatherSupported(op, inputs, outputs) ? Backend::PACKED_UNIFORM : Backend::PACKED_NONE;
         default:
             return Backend::PACKED_NONE;
     }
@@ -263,8 +266,21 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
         case Schema::OpType::BinaryOp:
             native = createPackedBinary(inputs, outputs, op, backend);
             break;
-        case Schema::OpType::Concat:
-            native = createPackedConcat(inputs, outputs, op, backend);
+        case Schema::OpType::Concat: {
+            // parts starting inside a 16-channel block: the gather plan; else whole-block copies
+            bool aligned = true;
+            int first = 0;
+            for (auto t : inputs) {
+                aligned = aligned && first % kCpuPack == 0;
+                first += t && t->dimensions() == 4 ? t->length(1) : 0;
+            }
+            native = aligned ? createPackedConcat(inputs, outputs, op, backend)
+                             : createPackedGather(inputs, outputs, op, backend);
+            break;
+        }
+        case Schema::OpType::Slice:
+        case Schema::OpType::ChannelShuffle:
+            native = createPackedGather(inputs, outputs, op, backend);
             break;
         default:
             break;
@@ -283,6 +299,7 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
 
 // The native packed factories live next to their kernels: CPUConvolutionPacked.cpp (dense),
 // CPUConvolutionPackedDepthwise.cpp, CPUConvolutionPackedWinograd.cpp, CPUPoolingPacked.cpp,
-// CPUPackedElementwise.cpp (per-channel BinaryOp, Concat).
+// CPUPackedElementwise.cpp (per-channel BinaryOp, Concat of aligned parts), CPUPackedGather.cpp
+// (Slice, ChannelShuffle, Concat of unaligned parts).
 
 } // namespace MNN

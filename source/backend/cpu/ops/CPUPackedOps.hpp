@@ -51,6 +51,15 @@ bool packedBinaryBroadcastSupported(const Schema::Op* op, const std::vector<Tens
 /** a Concat of 4-D float tensors along channels */
 bool packedConcatSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
                            const std::vector<Tensor*>& outputs);
+/**
+ * channel-axis data movement at any channel offsets (CPUPackedGather.cpp): Slice of a 4-D float
+ * tensor on axis 1 only (constant starts / ends / axes / steps, step 1) and ChannelShuffle
+ */
+bool packedGatherSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                           const std::vector<Tensor*>& outputs);
+/** Slice / ChannelShuffle (packedGatherSupported) and Concat on channels with unaligned parts */
+Execution* createPackedGather(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                              const Schema::Op* op, Backend* backend);
 
 } // namespace MNN
 #endif

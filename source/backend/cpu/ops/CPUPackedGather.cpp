@@ -1,0 +1,247 @@
+// Channel-axis data movement on the packed layout (NC16HW16) at any channel offsets: Slice on
+// axis 1, ChannelShuffle and Concat along channels with parts that do not start on a 16-channel
+// block. onResize builds one plan: for every output block, a short list of entries (input tensor,
+// input block, lane permutation, lane mask); onExecute builds each output vector from its entries
+// with the table's pgather kernel (masked permutes on AVX-512), lanes past C written as 0.
+#include <stdio.h>
+#include <algorithm>
+#include "CPUPackedOps.hpp"
+#include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/PackedLayout.hpp"
+#include "core/TensorUtils.hpp"
+#include "shape/ShapeDataOps.hpp"
+#include "shape/ShapeUtils.hpp"
+
+namespace MNN {
+
+static bool float4d(const Tensor* t) {
+    return t && t->dimensions() == 4 && t->getType() == halide_type_of<float>();
+}
+
+// the first input channel of a Slice that cuts only axis 1 of a 4-D tensor with step 1 (every
+// parameter a constant); -1 otherwise
+static int sliceChannelStart(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+    if (inputs.size() < 3 || outputs.size() != 1 || !float4d(inputs[0]) || !float4d(outputs[0])) {
+        return -1;
+    }
+    for (size_t i = 1; i < inputs.size(); ++i) {
+        if (inputs[i] && TensorUtils::describe(inputs[i])->usage != Tensor::InsideDescribe::CONSTANT) {
+            return -1;
+        }
+        if (inputs[i] && (!DataOps::isIntegerType(inputs[i]->getType()) || inputs[i]->dimensions() > 1)) {
+            return -1;
+        }
+    }
+    if (!inputs[1] || !inputs[2]) {
+        return -1;
+    }
+    DataOps::SliceRange r;
+    auto dims = TensorUtils::shape(inputs[0]);
+    auto msg = DataOps::computeSlice(dims, DataOps::valuesOf(inputs, 1), DataOps::valuesOf(inputs, 2),
+                                     DataOps::valuesOf(inputs, 3), DataOps::valuesOf(inputs, 4), &r);
+    if (!msg.empty() || r.outDims.size() != 4) {
+        return -1;
+    }
+    for (int a : {0, 2, 3}) {
+        if (r.start[a] != 0 || r.outDims[a] != dims[a] || outputs[0]->length(a) != dims[a]) {
+            return -1;
+        }
+    }
+    if (r.step[1] != 1 || r.outDims[1] != outputs[0]->length(1) || r.start[1] < 0 ||
+        r.start[1] + r.outDims[1] > dims[1]) {
+        return -1;
+    }
+    return (int)r.start[1];
+}
+
+static int shuffleGroup(const Schema::Op* op, const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+    auto p = op->param_as_ChannelShuffleParam();
+    const int g = p ? p->group() : 0;
+    if (inputs.size() != 1 || outputs.size() != 1 || !float4d(inputs[0]) || !float4d(outputs[0]) || g < 1 ||
+        inputs[0]->length(1) % g != 0) {
+        return 0;
+    }
+    return g;
+}
+
+bool packedGatherSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                           const std::vector<Tensor*>& outputs) {
+    switch (op->type()) {
+        case Schema::OpType::Slice:
+            return sliceChannelStart(inputs, outputs) >= 0;
+        case Schema::OpType::ChannelShuffle:
+            return shuffleGroup(op, inputs, outputs) > 0;
+        default:
+            return false;
+    }
+}
+
+namespace {
+
+class CPUPackedGather : public Execution {
+public:
+    CPUPackedGather(Backend* b, Schema::OpType type, int group) : Execution(b), mType(type), mGroup(group) {}
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        auto y = outputs[0];
+        const int dataInputs = mType == Schema::OpType::Concat ? (int)inputs.size() : 1;
+        if (!float4d(y) || !isCpuPacked(y)) {
+            return NOT_SUPPORT;
+        }
+        for (int k = 0; k < dataInputs; ++k) {
+            auto x = inputs[k];
+            if (!float4d(x) || !isCpuPacked(x) || x->length(0) != y->length(0) || x->length(2) != y->length(2) ||
+                x->length(3) != y->length(3)) {
+                return NOT_SUPPORT;
+            }
+        }
+        // output channel o comes from channel src[o].second of data input src[o].first
+        const int channels = y->length(1);
+        std::vector<std::pair<int, int>> src(channels);
+        if (mType == Schema::OpType::Slice) {
+            const int start = sliceChannelStart(inputs, outputs);
+            if (start < 0) {
+                return NOT_SUPPORT;
+            }
+            for (int o = 0; o < channels; ++o) {
+                src[o] = {0, start + o};
+            }
+        } else if (mType == Schema::OpType::ChannelShuffle) {
+            if (mGroup < 1 || channels % mGroup != 0 || inputs[0]->length(1) != channels) {
+                return NOT_SUPPORT;
+            }
+            const int per = channels / mGroup;
+            for (int o = 0; o < channels; ++o) {
+                src[o] = {0, (o % mGroup) * per + o / mGroup};
+            }
+        } else {
+            int o = 0;
+            for (int k = 0; k < dataInputs; ++k) {
+                for (int c = 0; c < inputs[k]->length(1) && o < channels; ++c) {
+                    src[o++] = {k, c};
+                }
+            }
+            if (o != channels) {
+                return NOT_SUPPORT;
+            }
+        }
+        mBatch = y->length(0);
+        mPlane = (int64_t)y->length(2) * y->length(3);
+        mOutBlocks = packedBlocks(channels);
+        mInBlocks.assign(dataInputs, 0);
+        for (int k = 0; k < dataInputs; ++k) {
+            mInBlocks[k] = packedBlocks(inputs[k]->length(1));
+        }
+        // entries of each output block, in order of first use
+        mEntryStart.assign(mOutBlocks + 1, 0);
+        mEntryInput.clear();
+        mEntryBlock.clear();
+        mPerm.clear();
+        mMask.clear();
+        for (int ob = 0; ob < mOutBlocks; ++ob) {
+            const int first = (int)mEntryInput.size();
+            for (int l = 0; l < kCpuPack && ob * kCpuPack + l < channels; ++l) {
+                const auto s = src[ob * kCpuPack + l];
+                int e = first;
+                while (e < (int)mEntryInput.size() &&
+                       (mEntryInput[e] != s.first || mEntryBlock[e] != s.second / kCpuPack)) {
+                    ++e;
+                }
+                if (e == (int)mEntryInput.size()) {
+                    mEntryInput.push_back(s.first);
+                    mEntryBlock.push_back(s.second / kCpuPack);
+                    mPerm.resize(mPerm.size() + kCpuPack, 0);
+                    mMask.push_back(0);
+                }
+                mPerm[(size_t)e * kCpuPack + l] = s.second % kCpuPack;
+                mMask[e] |= 1u << l;
+            }
+            mEntryStart[ob + 1] = (int)mEntryInput.size();
+        }
+        // work items: (image, output block, chunk of positions); chunks only to feed the threads
+        auto pool = static_cast<CPUBackend*>(mBackend)->threadPool();
+        const int threads = pool ? pool->threads() : 1;
+        const int64_t items = (int64_t)mBatch * mOutBlocks;
+        mChunks = 1;
+        if (threads > 1 && items > 0 && items < 4 * threads) {
+            mChunks = (int)std::max<int64_t>(1, std::min<int64_t>(mPlane / 64, (4 * threads + items - 1) / items));
+        }
+        if (items * mChunks > (1 << 30)) {
+            MNN_ERROR("%s %s: %lld output blocks are too many for the packed kernel\n", opTypeName(mType),
+                      TensorUtils::describe(y)->name.c_str(), (long long)items);
+            return INVALID_VALUE;
+        }
+        mChunkLen = (mPlane + mChunks - 1) / mChunks;
+        mFuncs = &cpuCoreFunctions();
+        const char* kind = mType == Schema::OpType::Slice            ? "packed-slice"
+                           : mType == Schema::OpType::ChannelShuffle ? "packed-shuffle"
+                                                                     : "packed-concat";
+        snprintf(mAlgo, sizeof(mAlgo), "%s %s", kind, mFuncs->packedGatherName);
+        return NO_ERROR;
+    }
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        float* y = outputs[0]->host<float>();
+        auto task = [&](int i) {
+            const int chunk = i % mChunks;
+            const int rest = i / mChunks;
+            const int ob = rest % mOutBlocks, n = rest / mOutBlocks;
+            const int64_t p0 = (int64_t)chunk * mChunkLen;
+            const int64_t count = std::min<int64_t>(mPlane - p0, mChunkLen);
+            if (count <= 0) {
+                return;
+            }
+            const float* src[kCpuPack];
+            const int e0 = mEntryStart[ob], entries = mEntryStart[ob + 1] - e0;
+            for (int e = 0; e < entries; ++e) {
+                const int k = mEntryInput[e0 + e];
+                src[e] = inputs[k]->host<float>() +
+                         (((int64_t)n * mInBlocks[k] + mEntryBlock[e0 + e]) * mPlane + p0) * kCpuPack;
+            }
+            PackedGatherBlock b;
+            b.src = src;
+            b.perm = mPerm.data() + (size_t)e0 * kCpuPack;
+            b.mask = mMask.data() + e0;
+            b.entries = entries;
+            b.y = y + (((int64_t)n * mOutBlocks + ob) * mPlane + p0) * kCpuPack;
+            b.count = count;
+            mFuncs->packedGather(&b);
+        };
+        parallelFor(static_cast<CPUBackend*>(mBackend)->threadPool(), mBatch * mOutBlocks * mChunks, task);
+        return NO_ERROR;
+    }
+    const char* algorithm() const override {
+        return mAlgo;
+    }
+
+private:
+    Schema::OpType mType;
+    int mGroup;
+    int mBatch = 0, mOutBlocks = 0, mChunks = 1;
+    int64_t mPlane = 0, mChunkLen = 0;
+    std::vector<int> mInBlocks;
+    std::vector<int> mEntryStart, mEntryInput, mEntryBlock;
+    std::vector<int32_t> mPerm;
+    std::vector<uint32_t> mMask;
+    const CPUCoreFunctions* mFuncs = nullptr;
+    char mAlgo[64] = "packed-gather";
+};
+
+}  // namespace
+
+Execution* createPackedGather(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                              const Schema::Op* op, Backend* backend) {
+    switch (op->type()) {
+        case Schema::OpType::Slice:
+            return packedGatherSupported(op, inputs, outputs) ? new CPUPackedGather(backend, op->type(), 0) : nullptr;
+        case Schema::OpType::ChannelShuffle: {
+            const int g = shuffleGroup(op, inputs, outputs);
+            return g > 0 ? new CPUPackedGather(backend, op->type(), g) : nullptr;
+        }
+        case Schema::OpType::Concat:
+            return packedConcatSupported(op, inputs, outputs) ? new CPUPackedGather(backend, op->type(), 0) : nullptr;
+        default:
+            return nullptr;
+    }
+}
+
+}  // namespace MNN

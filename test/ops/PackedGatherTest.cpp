@@ -1,0 +1,243 @@
+// Channel-axis data movement on the packed layout at any channel offsets (CPUPackedGather.cpp):
+// Slice on axis 1, ChannelShuffle, Concat of unaligned parts, a ShuffleNet block; every tier and
+// 1-3 threads against the plain reference kernels, and the pgather kernels of every tier against
+// a naive loop.
+#include "PackedTestUtils.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+
+using namespace MNN;
+using namespace MNN::Test;
+
+namespace {
+
+void addSlice(ModelBuilder& mb, const std::string& name, const std::string& in, const std::string& out, int start,
+              int end) {
+    mb.constantInt64(name + "_s", {1}, {start});
+    mb.constantInt64(name + "_e", {1}, {end});
+    mb.constantInt64(name + "_a", {1}, {1});
+    mb.op(Schema::OpType::Slice, name, {in, name + "_s", name + "_e", name + "_a"}, {out});
+}
+
+void addShuffle(ModelBuilder& mb, const std::string& name, const std::string& in, const std::string& out, int group) {
+    Schema::ChannelShuffleParamT p;
+    p.group = group;
+    mb.op(Schema::OpType::ChannelShuffle, name, {in}, {out})->param.Set(p);
+}
+
+void addConcat(ModelBuilder& mb, const std::string& name, const std::vector<std::string>& in, const std::string& out) {
+    Schema::AxisParamT ap;
+    ap.axis = 1;
+    mb.op(Schema::OpType::Concat, name, in, {out})->param.Set(ap);
+}
+
+// every tier, 1-3 threads: `packed` tensors are NC16HW16, op's algorithm starts with `algorithm`
+void expectPackedMatchesReference(const std::vector<uint8_t>& model, const std::vector<int>& xDims,
+                                  const std::vector<std::string>& packed, const std::string& op,
+                                  const std::string& algorithm) {
+    size_t count = 1;
+    for (auto d : xDims) {
+        count *= (size_t)d;
+    }
+    auto x = makeTensor(xDims, randomFloats(count, 91));
+    auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+    ASSERT_EQ(ref.code, NO_ERROR);
+    const int best = (int)cpuFeatures().best;
+    for (int tier = 0; tier <= best; ++tier) {
+        cpuSetTierOverride(tier);
+        for (int threads = 1; threads <= 3; ++threads) {
+            auto r = runWithLayout(model, {{"x", x.get()}}, "packed", threads);
+            ASSERT_EQ(r.code, NO_ERROR);
+            for (auto& t : packed) {
+                EXPECT_EQ(r.layouts[t], "NC16HW16") << t;
+            }
+            EXPECT_EQ(r.algorithms[op].rfind(algorithm, 0), 0u) << r.algorithms[op];
+            EXPECT_LT(maxRelativeDiff(r, ref), 1e-5) << "tier " << tier << " threads " << threads;
+        }
+    }
+    cpuSetTierOverride(-1);
+}
+
+// x [n, 3, h, w] -> conv -> t (c channels) -> slice [start, end) -> u -> 1x1 conv -> y
+std::vector<uint8_t> sliceModel(int n, int h, int w, int c, int start, int end) {
+    ModelBuilder mb;
+    mb.input("x", {n, 3, h, w});
+    addConv(mb, "c1", "x", "t", 3, c, 3, 3, 1, 1, 1, 5);
+    addSlice(mb, "sl", "t", "u", start, end);
+    addConv(mb, "c2", "u", "y", end - start, 7, 1, 1, 1, 0, 1, 9);
+    mb.output("y");
+    return mb.finish();
+}
+
+std::vector<uint8_t> shuffleModel(int n, int h, int w, int c, int group) {
+    ModelBuilder mb;
+    mb.input("x", {n, 3, h, w});
+    addConv(mb, "c1", "x", "t", 3, c, 3, 3, 1, 1, 1, 5);
+    addShuffle(mb, "sh", "t", "u", group);
+    addConv(mb, "c2", "u", "y", c, 7, 1, 1, 1, 0, 1, 9);
+    mb.output("y");
+    return mb.finish();
+}
+
+std::vector<uint8_t> concatModel(int n, int h, int w, const std::vector<int>& widths) {
+    ModelBuilder mb;
+    mb.input("x", {n, 3, h, w});
+    std::vector<std::string> parts;
+    int total = 0;
+    for (size_t i = 0; i < widths.size(); ++i) {
+        std::string p = "p" + std::to_string(i);
+        addConv(mb, "c" + p, "x", p, 3, widths[i], 3, 3, 1, 1, 1, 30 + (unsigned)i);
+        parts.push_back(p);
+        total += widths[i];
+    }
+    addConcat(mb, "cat", parts, "u");
+    addConv(mb, "c2", "u", "y", total, 7, 1, 1, 1, 0, 1, 9);
+    mb.output("y");
+    return mb.finish();
+}
+
+// one ShuffleNet v2 block: halves of t, convs on the second, concat, shuffle by 2
+std::vector<uint8_t> shuffleBlockModel(int n, int h, int w, int c) {
+    ModelBuilder mb;
+    mb.input("x", {n, 3, h, w});
+    addConv(mb, "c1", "x", "t", 3, c, 3, 3, 1, 1, 1, 5);
+    addSlice(mb, "lo", "t", "a", 0, c / 2);
+    addSlice(mb, "hi", "t", "b", c / 2, c);
+    addConv(mb, "b1", "b", "b1o", c / 2, c / 2, 1, 1, 1, 0, 1, 11, Schema::FusedActivation::RELU);
+    addConv(mb, "b2", "b1o", "b2o", c / 2, c / 2, 3, 3, 1, 1, c / 2, 12);
+    addConcat(mb, "cat", {"a", "b2o"}, "m");
+    addShuffle(mb, "sh", "m", "u", 2);
+    addConv(mb, "c2", "u", "y", c, 7, 1, 1, 1, 0, 1, 9);
+    mb.output("y");
+    return mb.finish();
+}
+
+}  // namespace
+
+TEST(PackedGather, SliceOnChannelsAnyOffsets) {
+    struct Case {
+        int c, start, end;
+    };
+    for (auto k : std::vector<Case>{{5, 0, 2},
+                                    {5, 2, 5},
+                                    {17, 0, 16},
+                                    {17, 1, 17},
+                                    {17, 16, 17},
+                                    {58, 0, 29},
+                                    {58, 29, 58},
+                                    {116, 58, 116},
+                                    {116, 3, 101},
+                                    {232, 116, 232},
+                                    {232, 0, 116}}) {
+        for (int n : {1, 2}) {
+            SCOPED_TRACE(testing::Message() << "c " << k.c << " [" << k.start << ", " << k.end << ") n " << n);
+            expectPackedMatchesReference(sliceModel(n, 5, 6, k.c, k.start, k.end), {n, 3, 5, 6}, {"t", "u"}, "sl",
+                                         "packed-slice");
+        }
+    }
+}
+
+TEST(PackedGather, ChannelShuffleOddChannelCounts) {
+    struct Case {
+        int c, group;
+    };
+    for (auto k :
+         std::vector<Case>{{2, 2}, {10, 2}, {18, 3}, {34, 2}, {116, 2}, {232, 2}, {48, 4}, {17, 17}, {17, 1}}) {
+        for (int n : {1, 2}) {
+            SCOPED_TRACE(testing::Message() << "c " << k.c << " group " << k.group << " n " << n);
+            expectPackedMatchesReference(shuffleModel(n, 4, 9, k.c, k.group), {n, 3, 4, 9}, {"t", "u"}, "sh",
+                                         "packed-shuffle");
+        }
+    }
+}
+
+TEST(PackedGather, ConcatUnalignedParts) {
+    for (auto widths : std::vector<std::vector<int>>{{58, 58}, {5, 17, 24}, {3, 16}, {16, 1, 31}, {116, 116}}) {
+        for (int n : {1, 2}) {
+            SCOPED_TRACE(testing::Message() << "parts " << widths.size() << " first " << widths[0] << " n " << n);
+            expectPackedMatchesReference(concatModel(n, 5, 7, widths), {n, 3, 5, 7}, {"p0", "p1", "u"}, "cat",
+                                         "packed-concat pgather__");
+        }
+    }
+}
+
+TEST(PackedGather, ShuffleNetBlockStaysPacked) {
+    for (int c : {116, 232, 20}) {
+        SCOPED_TRACE(testing::Message() << "c " << c);
+        expectPackedMatchesReference(shuffleBlockModel(1, 6, 5, c), {1, 3, 6, 5}, {"t", "a", "b", "b2o", "m", "u"},
+                                     "sh", "packed-shuffle");
+    }
+}
+
+// the kernels of every tier against a naive loop, random entries (disjoint masks, any lanes)
+TEST(PackedGather, KernelsOfEveryTierMatchNaiveLoop) {
+    const int best = (int)cpuFeatures().best;
+    unsigned seed = 1;
+    auto next = [&]() {
+        seed = seed * 1103515245u + 12345u;
+        return (seed >> 8) & 0xffffu;
+    };
+    for (int trial = 0; trial < 200; ++trial) {
+        const int entries = (int)(next() % 7);  // 0..6
+        const int64_t count = 1 + next() % 13;
+        std::vector<std::vector<float>> inputs(entries);
+        std::vector<const float*> src(entries);
+        std::vector<int32_t> perm((size_t)entries * 16);
+        std::vector<uint32_t> mask(entries, 0);
+        for (int e = 0; e < entries; ++e) {
+            inputs[e] = randomFloats((size_t)count * 16, 100 + trial * 8 + e);
+            src[e] = inputs[e].data();
+            for (int l = 0; l < 16; ++l) {
+                perm[e * 16 + l] = (int32_t)(next() % 16);
+            }
+        }
+        // each lane: no entry (1 in 8) or one entry
+        for (int l = 0; l < 16 && entries > 0; ++l) {
+            if (next() % 8 != 0) {
+                mask[next() % entries] |= 1u << l;
+            }
+        }
+        std::vector<float> want((size_t)count * 16, 0.0f);
+        for (int64_t p = 0; p < count; ++p) {
+            for (int l = 0; l < 16; ++l) {
+                for (int e = 0; e < entries; ++e) {
+                    if ((mask[e] >> l) & 1u) {
+                        want[p * 16 + l] = src[e][p * 16 + perm[e * 16 + l]];
+                    }
+                }
+            }
+        }
+        for (int tier = 0; tier <= best; ++tier) {
+            auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+            std::vector<float> got((size_t)count * 16, 12345.0f);
+            PackedGatherBlock b;
+            b.src = src.data();
+            b.perm = perm.data();
+            b.mask = mask.data();
+            b.entries = entries;
+            b.y = got.data();
+            b.count = count;
+            f.packedGather(&b);
+            EXPECT_EQ(got, want) << f.packedGatherName << " trial " << trial;
+        }
+    }
+    // identity copy of one whole block
+    std::vector<float> in = randomFloats(16 * 5, 7);
+    std::vector<int32_t> id(16);
+    for (int l = 0; l < 16; ++l) {
+        id[l] = l;
+    }
+    const float* s = in.data();
+    uint32_t full = 0xffffu;
+    for (int tier = 0; tier <= best; ++tier) {
+        std::vector<float> got(16 * 5, 0.0f);
+        PackedGatherBlock b;
+        b.src = &s;
+        b.perm = id.data();
+        b.mask = &full;
+        b.entries = 1;
+        b.y = got.data();
+        b.count = 5;
+        cpuCoreFunctionsFor((CPUTier)tier).packedGather(&b);
+        EXPECT_EQ(got, in) << tier;
+    }
+}
