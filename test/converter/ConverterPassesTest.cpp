@@ -412,6 +412,7 @@ TEST(ConverterPasses, ZeroPadFoldedIntoConvAndAveragePool) {
         }
     }
     expectSameOutputs(m, {{"x", {{1, 3, 6, 7}, randomFloats(126, 32, -3, 3)}}});
+}
 
 namespace {
 // x [n, c, h, w] -> Conv 1x1 (c -> c) -> a -> Reshape s5 -> Transpose perm -> Reshape s4 -> y
