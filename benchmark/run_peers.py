@@ -46,7 +46,8 @@ def run_child(cmd, env=None):
 
 def ours(a, name, threads, onnx):
     mnn = os.path.join(a.cache, name + ".mnn")
-    if not os.path.exists(mnn):
+    # converted again whenever the converter is newer than the cached model (new graph passes)
+    if not os.path.exists(mnn) or os.path.getmtime(mnn) < os.path.getmtime(a.convert):
         subprocess.run([a.convert, "-f", "ONNX", "--modelFile", onnx, "--MNNModel", mnn], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     js = os.path.join(a.cache, "ours.json")
