@@ -92,6 +92,8 @@ if want 4; then
   for name in mnn_fuzz_model mnn_fuzz_onnx mnn_fuzz_imageprocess; do
     # earlier crashes seed the corpus too, so the mutations start next to known weak spots
     if [ -d "test/fuzz/regressions/$name" ]; then cp test/fuzz/regressions/$name/* "$CORPUS/$name/"; fi
+    # seeds that reach the packed layout's kernels and the converter's fusions (ChannelShuffle, Pad folding)
+    if [ -d "test/fuzz/seeds/$name" ]; then cp test/fuzz/seeds/$name/* "$CORPUS/$name/"; fi
     echo "fuzzing $name for ${MNN_FUZZ_SECONDS:-60} s"
     # -close_fd_mask=3: the engine's log lines go nowhere, libFuzzer's and the sanitizers' stay
     ASAN_OPTIONS=detect_leaks=1 "./build-asan/test/fuzz/$name" -max_total_time="${MNN_FUZZ_SECONDS:-60}" \
