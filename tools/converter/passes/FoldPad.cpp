@@ -64,10 +64,11 @@ bool foldPad(Graph& g) {
             continue;
         }
         const int t = pad.outputs[0];
-        if (g.isOutput(t) || cons[t].size() != 1) {
+        const int c = soleConsumer(g, cons, t);
+        if (c < 0) {
             continue;
         }
-        auto& op = *g.ops[cons[t][0]];
+        auto& op = *g.ops[c];
         if (op.inputs.empty() || op.inputs[0] != t) {
             continue;
         }

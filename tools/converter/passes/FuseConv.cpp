@@ -12,13 +12,6 @@ bool floatConst(const Graph& g, int t, std::vector<float>* v) {
            blobFloats(*b, v);
 }
 
-/** the only op reading t (and t is no graph output), else -1 */
-int soleConsumer(const Graph& g, const std::vector<std::vector<int>>& cons, int t) {
-    if (t < 0 || g.isOutput(t) || cons[t].size() != 1) {
-        return -1;
-    }
-    return cons[t][0];
-}
 }  // namespace
 
 bool foldBatchNorm(Graph& g) {

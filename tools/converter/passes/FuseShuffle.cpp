@@ -31,7 +31,7 @@ bool constantReshape(const Graph& g, const Schema::OpT& op, std::vector<int64_t>
 
 // the tensor is read by exactly one op slot and is no graph output
 bool privateTensor(const Graph& g, const std::vector<std::vector<int>>& cons, int t) {
-    return t >= 0 && cons[t].size() == 1 && !g.isOutput(t) && !g.isConstant(t);
+    return soleConsumer(g, cons, t) >= 0 && !g.isConstant(t);
 }
 }  // namespace
 

@@ -32,6 +32,13 @@ int unaryType(const Schema::OpT& op) {
     return p ? (int)p->type : (int)Schema::UnaryOpType::ABS;
 }
 
+int soleConsumer(const Graph& g, const std::vector<std::vector<int>>& cons, int t) {
+    if (t < 0 || g.isOutput(t) || cons[t].size() != 1) {
+        return -1;
+    }
+    return cons[t][0];
+}
+
 void runPasses(Graph& g) {
     for (int round = 0; round < 8; ++round) {
         bool changed = false;

@@ -47,6 +47,8 @@ bool scalarValue(const Graph& g, int t, float* v);
 int binaryType(const Schema::OpT& op);
 /** the op's UnaryOp type, or -1 */
 int unaryType(const Schema::OpT& op);
+/** the only op reading t in one input slot (and t is no graph output), else -1; cons: g.consumers() */
+int soleConsumer(const Graph& g, const std::vector<std::vector<int>>& cons, int t);
 /** the static shapes of `tensors` (all graph inputs of static shape), computed by the engine */
 bool staticShapes(const Graph& g, const std::vector<int>& tensors, std::vector<std::vector<int>>* shapes);
 
