@@ -65,29 +65,6 @@ std::vector<uint8_t> concatModel(int n, int h, int w, bool aligned) {
     return mb.finish();
 }
 
-void expectPackedMatchesReference(const std::vector<uint8_t>& model, int n, int c, int h, int w,
-                                  const std::vector<std::string>& packedTensors, const std::string& op,
-                                  const std::string& algorithm) {
-    auto x = makeTensor({n, c, h, w}, randomFloats((size_t)n * c * h * w, 77));
-    auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
-    ASSERT_EQ(ref.code, NO_ERROR);
-    const int best = (int)cpuFeatures().best;
-    for (int tier = 0; tier <= best; ++tier) {
-        cpuSetTierOverride(tier);
-        for (int threads = 1; threads <= 3; ++threads) {
-            auto r = runWithLayout(model, {{"x", x.get()}}, "packed", threads);
-            ASSERT_EQ(r.code, NO_ERROR);
-            for (auto& t : packedTensors) {
-                EXPECT_EQ(r.layouts[t], "NC16HW16") << t;
-            }
-            // a prefix: unaligned concats add their gather kernel ("packed-concat pgather__avx512")
-            EXPECT_EQ(r.algorithms[op].rfind(algorithm, 0), 0u) << r.algorithms[op];
-            EXPECT_LT(maxRelativeDiff(r, ref), 1e-5) << "tier " << tier << " threads " << threads;
-        }
-    }
-    cpuSetTierOverride(-1);
-}
-
 }  // namespace
 
 TEST(PackedElementwise, PerChannelBinaryOpsInBothOrders) {
@@ -97,7 +74,8 @@ TEST(PackedElementwise, PerChannelBinaryOpsInBothOrders) {
             for (int n : {1, 2}) {
                 SCOPED_TRACE(testing::Message() << "op " << (int)type << " small first " << smallFirst << " n " << n);
                 auto model = channelBinaryModel(n, 6, 7, type, smallFirst);
-                expectPackedMatchesReference(model, n, 12, 6, 7, {"t1", "g", "m"}, "bin", "packed-binary-channel");
+                expectPackedMatchesReference(model, {n, 12, 6, 7}, {"t1", "g", "m"}, "bin", "packed-binary-channel",
+                                             77);
             }
         }
     }
@@ -108,7 +86,7 @@ TEST(PackedElementwise, ConcatAlongChannelsAlignedAndNot) {
         for (int n : {1, 2}) {
             SCOPED_TRACE(testing::Message() << "aligned " << aligned << " n " << n);
             auto model = concatModel(n, 5, 9, aligned);
-            expectPackedMatchesReference(model, n, 5, 5, 9, {"p0", "p1", "cat_out"}, "cat", "packed-concat");
+            expectPackedMatchesReference(model, {n, 5, 5, 9}, {"p0", "p1", "cat_out"}, "cat", "packed-concat", 77);
         }
     }
 }

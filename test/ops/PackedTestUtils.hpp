@@ -15,6 +15,7 @@
 #include <vector>
 #include "ModelBuilder.hpp"
 #include "TestUtils.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
 #include "core/SessionIntrospect.hpp"
 
 namespace MNN {
@@ -126,6 +127,38 @@ inline double maxRelativeDiff(const LayoutRun& a, const LayoutRun& b) {
         }
     }
     return worst;
+}
+
+/**
+ * Runs `model` on random x (seeded) with the layout off (reference kernels) and then packed on every
+ * ISA tier at 1-3 threads: the `packed` tensors must be NC16HW16, op's algorithm must start with
+ * `algorithm` (a prefix: unaligned concats add their gather kernel, "packed-concat pgather__avx512"),
+ * and the outputs must match the reference.
+ */
+inline void expectPackedMatchesReference(const std::vector<uint8_t>& model, const std::vector<int>& xDims,
+                                         const std::vector<std::string>& packed, const std::string& op,
+                                         const std::string& algorithm, unsigned seed) {
+    size_t count = 1;
+    for (auto d : xDims) {
+        count *= (size_t)d;
+    }
+    auto x = makeTensor(xDims, randomFloats(count, seed));
+    auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+    ASSERT_EQ(ref.code, NO_ERROR);
+    const int best = (int)cpuFeatures().best;
+    for (int tier = 0; tier <= best; ++tier) {
+        cpuSetTierOverride(tier);
+        for (int threads = 1; threads <= 3; ++threads) {
+            auto r = runWithLayout(model, {{"x", x.get()}}, "packed", threads);
+            ASSERT_EQ(r.code, NO_ERROR);
+            for (auto& t : packed) {
+                EXPECT_EQ(r.layouts[t], "NC16HW16") << t;
+            }
+            EXPECT_EQ(r.algorithms[op].rfind(algorithm, 0), 0u) << r.algorithms[op];
+            EXPECT_LT(maxRelativeDiff(r, ref), 1e-5) << "tier " << tier << " threads " << threads;
+        }
+    }
+    cpuSetTierOverride(-1);
 }
 
 }  // namespace Test
