@@ -67,6 +67,8 @@ Schema::Param expectedParam(Schema::OpType t) {
             return P::NmsParam;
         case O::ChannelShuffle:
             return P::ChannelShuffleParam;
+        case O::PointwiseDepthwise:
+            return P::PointwiseDepthwiseParam;
         default:
             return P::NONE;
     }

@@ -349,6 +349,41 @@ bool resolveConv(const ConvAttrs& attrs, bool transpose, const std::vector<int>&
     return true;
 }
 
+bool resolvePointwiseDepthwise(const ConvAttrs& pw, const ConvAttrs& dw, const std::vector<int>& x,
+                               const std::vector<int>& w1, const std::vector<int>* b1, const std::vector<int>& w2,
+                               const std::vector<int>* b2, WindowGeometry* g1, WindowGeometry* g2, int* mid,
+                               std::string* err) {
+    if (x.size() != 4) {
+        return fail(err, "X has shape %s; expected 4-D [N, C, H, W]", TensorUtils::shapeString(x).c_str());
+    }
+    if (w1.size() != 4 || w1[2] != 1 || w1[3] != 1 || pw.group != 1) {
+        return fail(err, "pointwise W1 %s with group %d; expected [E, C, 1, 1] and group 1",
+                    TensorUtils::shapeString(w1).c_str(), pw.group);
+    }
+    int e = 0;
+    std::string why;
+    if (!resolveConv(pw, false, x, w1, b1, g1, &e, &why)) {
+        return fail(err, "pointwise: %s", why.c_str());
+    }
+    for (int d = 0; d < 2; ++d) {
+        if (g1->strides[d] != 1 || g1->padBegin[d] != 0 || g1->padEnd[d] != 0 || g1->output[d] != x[2 + d]) {
+            return fail(err, "pointwise convolution must have stride 1 and no pads (strides %s, pads %s)",
+                        TensorUtils::shapeString(g1->strides).c_str(), TensorUtils::shapeString(pw.pads).c_str());
+        }
+    }
+    if (w2.size() != 4 || w2[0] != e || w2[1] != 1 || dw.group != e) {
+        return fail(err, "depthwise W2 %s with group %d; expected [%d, 1, kh, kw] and group %d",
+                    TensorUtils::shapeString(w2).c_str(), dw.group, e, e);
+    }
+    std::vector<int> m = {x[0], e, g1->output[0], g1->output[1]};
+    int out = 0;
+    if (!resolveConv(dw, false, m, w2, b2, g2, &out, &why)) {
+        return fail(err, "depthwise: %s", why.c_str());
+    }
+    *mid = e;
+    return true;
+}
+
 bool resolvePool(const PoolAttrs& attrs, const std::vector<int>& x, WindowGeometry* g, std::string* err) {
     if (x.size() < 3) {
         return fail(err, "X has shape %s; expected [N, C, spatial...] with at least one spatial dim",

@@ -79,6 +79,16 @@ bool transposeWindow(const std::vector<int>& input, const std::vector<int>& kern
 bool resolveConv(const ConvAttrs& attrs, bool transpose, const std::vector<int>& x, const std::vector<int>& w,
                  const std::vector<int>* bias, WindowGeometry* g, int* outChannels, std::string* err);
 
+/**
+ * PointwiseDepthwise: X [N, C, H, W], W1 [E, C, 1, 1], W2 [E, 1, kh, kw], optional B1 / B2 [E]; the
+ * pointwise convolution must be 2-D 1x1, stride 1, unpadded, group 1 and the depthwise one 2-D with
+ * group E. Fills both geometries (g1: X -> mid [N, E, H, W], g2: mid -> Y) and E.
+ */
+bool resolvePointwiseDepthwise(const ConvAttrs& pw, const ConvAttrs& dw, const std::vector<int>& x,
+                               const std::vector<int>& w1, const std::vector<int>* b1, const std::vector<int>& w2,
+                               const std::vector<int>* b2, WindowGeometry* g1, WindowGeometry* g2, int* mid,
+                               std::string* err);
+
 /** Pooling: X [N, C, spatial...]; global pooling gives a window covering the whole input */
 bool resolvePool(const PoolAttrs& attrs, const std::vector<int>& x, WindowGeometry* g, std::string* err);
 
