@@ -6,6 +6,8 @@
 // BM_ConvLayout: one convolution between two 1x1 convs (so that its input and output are packed
 // with MNN_LAYOUT=packed), timed alone through the session's per-op callbacks, packed against plain;
 // auto:1 rows let the engine choose (packed Winograd on the resnet 3x3 layers).
+// BM_PointwiseDepthwise: the expand 1x1 + depthwise pair of an inverted residual block (packed, between
+// two 1x1 convs), as two Convolutions against the fused PointwiseDepthwise op (row bands in L2).
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
 #include <chrono>
@@ -183,4 +185,97 @@ static void layoutShapes(benchmark::internal::Benchmark* bm) {
     bm->ArgNames({"packed", "C", "M", "HW", "k", "s", "threads", "auto"})->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 BENCHMARK(BM_ConvLayout)->Apply(layoutShapes);
+static void BM_PointwiseDepthwise(benchmark::State& state) {
+    const bool fused = state.range(0) != 0;
+    const int c = (int)state.range(1), e = (int)state.range(2), hw = (int)state.range(3);
+    const int k = (int)state.range(4), stride = (int)state.range(5), threads = (int)state.range(6);
+    std::mt19937 gen(5);
+    std::uniform_real_distribution<float> d(-0.5f, 0.5f);
+    auto rnd = [&](size_t n) {
+        std::vector<float> v(n);
+        for (auto& x : v) {
+            x = d(gen);
+        }
+        return v;
+    };
+    ModelBuilder mb;
+    mb.input("x", {1, c, hw, hw});
+    addConvOp(mb, "a", "x", "t1", c, c, 1, 1, gen);
+    mb.constant("w1", {e, c, 1, 1}, rnd((size_t)e * c));
+    mb.constant("b1", {e}, rnd((size_t)e));
+    mb.constant("w2", {e, 1, k, k}, rnd((size_t)e * k * k));
+    mb.constant("b2", {e}, rnd((size_t)e));
+    Schema::ConvParamT pw;
+    pw.kernel = {1, 1};
+    pw.activation = Schema::FusedActivation::CLIP;
+    Schema::ConvParamT dw;
+    dw.kernel = {k, k};
+    dw.strides = {stride, stride};
+    dw.pads = {k / 2, k / 2, k / 2, k / 2};
+    dw.group = e;
+    dw.activation = Schema::FusedActivation::CLIP;
+    if (fused) {
+        Schema::PointwiseDepthwiseParamT p;
+        p.pointwise.reset(new Schema::ConvParamT(pw));
+        p.depthwise.reset(new Schema::ConvParamT(dw));
+        mb.op(Schema::OpType::PointwiseDepthwise, "last", {"t1", "w1", "b1", "w2", "b2"}, {"t2"})->param.Set(p);
+    } else {
+        mb.op(Schema::OpType::Convolution, "first", {"t1", "w1", "b1"}, {"mid"})->param.Set(pw);
+        mb.op(Schema::OpType::Convolution, "last", {"mid", "w2", "b2"}, {"t2"})->param.Set(dw);
+    }
+    addConvOp(mb, "b", "t2", "y", e, 8, 1, 1, gen);
+    mb.output("y");
+    auto model = mb.finish();
+    std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    ScheduleConfig config;
+    config.numThread = threads;
+    auto session = net->createSession(config);
+    if (!session) {
+        state.SkipWithError("createSession failed");
+        return;
+    }
+    std::vector<float> x((size_t)c * hw * hw, 0.25f);
+    auto xt = makeTensor({1, c, hw, hw}, x);
+    net->getSessionInput(session, "x")->copyFromHostTensor(xt.get());
+    std::chrono::steady_clock::time_point t0;
+    double seconds = 0.0;
+    const std::string start = fused ? "last" : "first";
+    TensorCallBackWithInfo before = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
+        if (info->name() == start) {
+            t0 = std::chrono::steady_clock::now();
+        }
+        return true;
+    };
+    TensorCallBackWithInfo after = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
+        if (info->name() == "last") {
+            seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
+        return true;
+    };
+    for (auto _ : state) {
+        net->runSessionWithCallBackInfo(session, before, after);
+        state.SetIterationTime(seconds);
+    }
+    const char* a = SessionIntrospect::algorithmOf(session, "last");
+    state.SetLabel(a ? a : "?");
+    const double oh = (hw + stride - 1) / stride;
+    const double flops = 2.0 * e * c * hw * hw + 2.0 * e * k * k * oh * oh;
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(flops * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+}
+
+static void pairShapes(benchmark::internal::Benchmark* bm) {
+    // C, E, HW, k, stride: mobilenet_v2 / efficientnet_b0 blocks at 112 and 56, a 5x5 stride-2 one
+    const int s[][5] = {{16, 96, 112, 3, 2}, {24, 144, 56, 3, 1}, {24, 144, 56, 3, 2}, {16, 64, 112, 3, 2},
+                        {24, 144, 56, 5, 2}, {32, 192, 28, 3, 1}, {160, 960, 7, 3, 1}};
+    for (auto& e : s) {
+        for (int t : {1, 2}) {
+            for (int fused : {0, 1}) {
+                bm->Args({fused, e[0], e[1], e[2], e[3], e[4], t});
+            }
+        }
+    }
+    bm->ArgNames({"fused", "C", "E", "HW", "k", "s", "threads"})->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_PointwiseDepthwise)->Apply(pairShapes);
 BENCHMARK_MAIN();

@@ -8,7 +8,7 @@ namespace MNN {
 
 static ErrorCode shapePointwiseDepthwise(const Schema::Op* op, const std::vector<Tensor*>& inputs,
                                          const std::vector<Tensor*>& outputs) {
-    if (inputs.size() != 5 || !ShapeUtils::has(inputs, 0) || !ShapeUtils::has(inputs, 1) ||
+    if (inputs.size() < 4 || inputs.size() > 5 || !ShapeUtils::has(inputs, 0) || !ShapeUtils::has(inputs, 1) ||
         !ShapeUtils::has(inputs, 3) || outputs.size() != 1) {
         return ShapeUtils::error(op, INVALID_VALUE, "needs inputs X, W1, [B1], W2, [B2] and 1 output, got %d and %d",
                                  (int)inputs.size(), (int)outputs.size());

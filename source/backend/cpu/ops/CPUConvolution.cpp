@@ -198,15 +198,19 @@ private:
     std::vector<double> mAccum;
 };
 
-static Execution* createConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>&,
-                                    const Schema::Op* op, Backend* backend) {
-    ConvAttrs attrs;
-    attrs.load(op->param_as_ConvParam());
+Execution* createPlainConvolution(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs, Backend* backend) {
     // 2-D with constant weights: packed GEMM / depthwise (MNN_CONV_ALGO=reference forces this one)
     if (auto fast = createFastConvolution(inputs, attrs, backend)) {
         return fast;
     }
     return new CPUConvolution(backend, attrs, false);
+}
+
+static Execution* createConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>&,
+                                    const Schema::Op* op, Backend* backend) {
+    ConvAttrs attrs;
+    attrs.load(op->param_as_ConvParam());
+    return createPlainConvolution(inputs, attrs, backend);
 }
 
 static Execution* createConvTranspose(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

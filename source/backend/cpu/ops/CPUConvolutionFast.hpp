@@ -14,5 +14,8 @@ namespace MNN {
  */
 Execution* createFastConvolution(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs, Backend* backend);
 
+/** the plain-layout Convolution Execution for attrs: the fast one where it applies, else the reference */
+Execution* createPlainConvolution(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs, Backend* backend);
+
 } // namespace MNN
 #endif

@@ -326,39 +326,14 @@ public:
     }
 
 private:
-    /**
-     * Weights [M, C, kh, kw] -> per group of Q = min(pcQMax, blocks left) output blocks (starting at
-     * block qb0, qb0 * wPerBlock floats in): [kb][tap][i < 16][q < Q][l < 16], zero past M and C.
-     */
+    /** weights packed for the tile (packConvWeights), bias [outBlocks][16] zero past M */
     void packWeights(const CPUCoreFunctions& f, const Tensor* weight, const Tensor* bias) {
         mFuncs = &f;
         mOutChannels = weight->length(0);
         mInChannels = weight->length(1);
         mTapsAll = weight->length(2) * weight->length(3);
-        const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
-        const int64_t wPerBlock = (int64_t)inBlocks * mTapsAll * kCpuPack * kCpuPack;
-        mWeights.assign((size_t)(wPerBlock * outBlocks), 0.0f);
-        const float* w = weight->host<float>();
-        for (int qb0 = 0; qb0 < outBlocks; qb0 += f.pcQMax) {
-            const int Q = std::min(f.pcQMax, outBlocks - qb0);
-            float* dst = mWeights.data() + qb0 * wPerBlock;
-            for (int q = 0; q < Q; ++q) {
-                for (int l = 0; l < kCpuPack; ++l) {
-                    const int oc = (qb0 + q) * kCpuPack + l;
-                    if (oc >= mOutChannels) {
-                        break;
-                    }
-                    for (int ic = 0; ic < mInChannels; ++ic) {
-                        const int kb = ic / kCpuPack, i = ic % kCpuPack;
-                        const float* src = w + ((int64_t)oc * mInChannels + ic) * mTapsAll;
-                        for (int tap = 0; tap < mTapsAll; ++tap) {
-                            dst[((((int64_t)kb * mTapsAll + tap) * kCpuPack + i) * Q + q) * kCpuPack + l] = src[tap];
-                        }
-                    }
-                }
-            }
-        }
-        mBias.assign((size_t)outBlocks * kCpuPack, 0.0f);
+        packConvWeights(f, weight->host<float>(), mOutChannels, mInChannels, mTapsAll, &mWeights);
+        mBias.assign((size_t)packedBlocks(mOutChannels) * kCpuPack, 0.0f);
         if (bias) {
             const float* b = bias->host<float>();
             std::copy(b, b + mOutChannels, mBias.begin());
@@ -496,6 +471,31 @@ private:
     std::vector<int32_t> mTapOff, mTapIdx;
     char mAlgo[64];
 };
+
+void packConvWeights(const CPUCoreFunctions& f, const float* w, int m, int c, int taps, std::vector<float>* out) {
+    const int inBlocks = packedBlocks(c), outBlocks = packedBlocks(m);
+    const int64_t wPerBlock = (int64_t)inBlocks * taps * kCpuPack * kCpuPack;
+    out->assign((size_t)(wPerBlock * outBlocks), 0.0f);
+    for (int qb0 = 0; qb0 < outBlocks; qb0 += f.pcQMax) {
+        const int Q = std::min(f.pcQMax, outBlocks - qb0);
+        float* dst = out->data() + qb0 * wPerBlock;
+        for (int q = 0; q < Q; ++q) {
+            for (int l = 0; l < kCpuPack; ++l) {
+                const int oc = (qb0 + q) * kCpuPack + l;
+                if (oc >= m) {
+                    break;
+                }
+                for (int ic = 0; ic < c; ++ic) {
+                    const int kb = ic / kCpuPack, i = ic % kCpuPack;
+                    const float* src = w + ((int64_t)oc * c + ic) * taps;
+                    for (int tap = 0; tap < taps; ++tap) {
+                        dst[((((int64_t)kb * taps + tap) * kCpuPack + i) * Q + q) * kCpuPack + l] = src[tap];
+                    }
+                }
+            }
+        }
+    }
+}
 
 static bool isConstFloat(const Tensor* t) {
     return t && CPUUtils::isFloat(t) && TensorUtils::describe(t)->usage == Tensor::InsideDescribe::CONSTANT &&

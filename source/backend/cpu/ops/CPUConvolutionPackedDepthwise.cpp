@@ -17,35 +17,56 @@
 
 namespace MNN {
 
-namespace {
-
-/** what dwpack computes for the rows of one output plane */
-struct DwPlaneGeom {
-    int ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl, in0, in1;
-};
-
-/** kernel rows [*k0, *k1) of output row oy that fall inside the input */
-void validRows(const DwPlaneGeom& g, int oy, int* k0, int* k1) {
+void dwValidRows(const DwPlaneGeom& g, int oy, int* k0, int* k1) {
     const int i0 = oy * g.sh - g.pt;
     *k0 = i0 < 0 ? (-i0 + g.dh - 1) / g.dh : 0;
     *k1 = g.ih - 1 - i0 < 0 ? 0 : std::min(g.kh, (g.ih - 1 - i0) / g.dh + 1);
     *k1 = std::max(*k1, *k0);
 }
 
-/** output columns [*o0, *o1) whose whole window lies inside [0, in) */
-void interiorRange(int in, int out, int k, int s, int d, int padBegin, int* o0, int* o1) {
+DwPlaneGeom dwPlaneGeom(const WindowGeometry& geom) {
+    DwPlaneGeom g;
+    g.ih = geom.input[0];
+    g.iw = geom.input[1];
+    g.oh = geom.output[0];
+    g.ow = geom.output[1];
+    g.kh = geom.kernel[0];
+    g.kw = geom.kernel[1];
+    g.sh = geom.strides[0];
+    g.sw = geom.strides[1];
+    g.dh = geom.dilations[0];
+    g.dw = geom.dilations[1];
+    g.pt = geom.padBegin[0];
+    g.pl = geom.padBegin[1];
+    // output columns [in0, in1) whose whole window lies inside [0, iw)
     int b = 0;
-    while (b < out && b * s - padBegin < 0) {
+    while (b < g.ow && b * g.sw - g.pl < 0) {
         ++b;
     }
     int e = b;
-    while (e < out && e * s - padBegin + (k - 1) * d < in) {
+    while (e < g.ow && e * g.sw - g.pl + (g.kw - 1) * g.dw < g.iw) {
         ++e;
     }
-    *o0 = b;
-    *o1 = e;
+    g.in0 = b;
+    g.in1 = e;
+    return g;
 }
 
+void packDepthwiseWeights(const float* w, const float* b, int channels, int taps, std::vector<float>* wOut,
+                          std::vector<float>* bOut) {
+    const int blocks = packedBlocks(channels);
+    wOut->assign((size_t)blocks * taps * 16, 0.0f);
+    bOut->assign((size_t)blocks * 16, 0.0f);
+    for (int ch = 0; ch < channels; ++ch) {
+        float* dst = wOut->data() + (int64_t)(ch / 16) * taps * 16 + ch % 16;
+        for (int t = 0; t < taps; ++t) {
+            dst[t * 16] = w[(int64_t)ch * taps + t];
+        }
+        (*bOut)[(size_t)ch] = b ? b[ch] : 0.0f;
+    }
+}
+
+namespace {
 
 struct PackedDwJob {
     const CPUCoreFunctions* f;
@@ -75,7 +96,7 @@ struct PackedDwJob {
         r.post = post;
         for (int oy = oy0; oy < oy1; ++oy) {
             int k0, k1;
-            validRows(*g, oy, &k0, &k1);
+            dwValidRows(*g, oy, &k0, &k1);
             r.rows = k1 - k0;
             r.x = r.rows > 0 ? xp + (int64_t)(oy * g->sh - g->pt + k0 * g->dh) * g->iw * 16 : xp;
             r.w = wb + (int64_t)k0 * g->kw * 16;
@@ -119,20 +140,8 @@ public:
                 TensorUtils::describe(outputs[0])->name.c_str(), c, outChannels, mAttrs.group);
             return NOT_SUPPORT;
         }
-        auto& g = mGeom;
-        g.ih = geom.input[0];
-        g.iw = geom.input[1];
-        g.oh = geom.output[0];
-        g.ow = geom.output[1];
-        g.kh = geom.kernel[0];
-        g.kw = geom.kernel[1];
-        g.sh = geom.strides[0];
-        g.sw = geom.strides[1];
-        g.dh = geom.dilations[0];
-        g.dw = geom.dilations[1];
-        g.pt = geom.padBegin[0];
-        g.pl = geom.padBegin[1];
-        interiorRange(g.iw, g.ow, g.kw, g.sw, g.dw, g.pl, &g.in0, &g.in1);
+        mGeom = dwPlaneGeom(geom);
+        const auto& g = mGeom;
         mBatch = inputs[0]->length(0);
         mChannels = c;
         mBlocks = packedBlocks(c);
@@ -144,18 +153,8 @@ public:
             return INVALID_VALUE;
         }
         // weights [blocks][kh * kw][16] and bias [blocks][16], padding lanes 0
-        const int taps = g.kh * g.kw;
-        const float* w = inputs[1]->host<float>();
-        const float* b = hasBias ? inputs[2]->host<float>() : nullptr;
-        mWeights.assign((size_t)mBlocks * taps * 16, 0.0f);
-        mBias.assign((size_t)mBlocks * 16, 0.0f);
-        for (int ch = 0; ch < c; ++ch) {
-            float* dst = mWeights.data() + (int64_t)(ch / 16) * taps * 16 + ch % 16;
-            for (int t = 0; t < taps; ++t) {
-                dst[t * 16] = w[(int64_t)ch * taps + t];
-            }
-            mBias[(size_t)ch] = b ? b[ch] : 0.0f;
-        }
+        packDepthwiseWeights(inputs[1]->host<float>(), hasBias ? inputs[2]->host<float>() : nullptr, c, g.kh * g.kw,
+                             &mWeights, &mBias);
         mFuncs = &cpuCoreFunctions();
         mPost.unary = mFuncs->unaryF32;
         mInPacked = isCpuPacked(inputs[0]);

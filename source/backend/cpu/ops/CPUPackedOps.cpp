@@ -40,6 +40,15 @@ int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, c
             }
             return Backend::PACKED_MIXED;
         }
+        case Schema::OpType::PointwiseDepthwise: {
+            // X, W1, [B1], W2, [B2] with constant weights and biases: the banded kernel or the adapter
+            if (inputs.size() < 4 || inputs.size() > 5 || !isFloat4d(inputs[0]) || !isConstant(inputs[1]) ||
+                !isConstant(inputs[3]) || (inputs[2] && !isConstant(inputs[2])) ||
+                (inputs.size() > 4 && inputs[4] && !isConstant(inputs[4]))) {
+                return Backend::PACKED_NONE;
+            }
+            return Backend::PACKED_MIXED;
+        }
         case Schema::OpType::UnaryOp: {
             auto p = op->param_as_UnaryParam();
             if (!p || inputs.size() != 1 || !isFloat4d(inputs[0])) {
@@ -259,6 +268,9 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
     switch (op->type()) {
         case Schema::OpType::Convolution:
             native = createPackedConvolution(inputs, outputs, op, backend);
+            break;
+        case Schema::OpType::PointwiseDepthwise:
+            native = createPackedPointwiseDepthwise(inputs, outputs, op, backend);
             break;
         case Schema::OpType::Pooling:
             native = createPackedPooling(inputs, outputs, op, backend);

@@ -45,6 +45,10 @@ Execution* createPackedBinary(const std::vector<Tensor*>& inputs, const std::vec
 Execution* createPackedConcat(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                               const Schema::Op* op, Backend* backend);
 
+/** PointwiseDepthwise with constant weights, in row bands (CPUPointwiseDepthwisePacked.cpp) */
+Execution* createPackedPointwiseDepthwise(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                          const Schema::Op* op, Backend* backend);
+
 /** a BinaryOp (add, sub, mul, div, max, min) of a 4-D tensor and a [N|1, C, 1, 1] operand */
 bool packedBinaryBroadcastSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
                                     const std::vector<Tensor*>& outputs);
@@ -60,6 +64,29 @@ bool packedGatherSupported(const Schema::Op* op, const std::vector<Tensor*>& inp
 /** Slice / ChannelShuffle (packedGatherSupported) and Concat on channels with unaligned parts */
 Execution* createPackedGather(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                               const Schema::Op* op, Backend* backend);
+
+// ---- pieces shared by the packed convolution Executions ----
+struct CPUCoreFunctions;
+
+/**
+ * Weights [M, C, taps] -> the layout of the table's packed tile (PackedConvTile): per group of
+ * Q = min(pcQMax, blocks left) output blocks starting at block qb0 (qb0 * wPerBlock floats in, wPerBlock
+ * = ceil(C / 16) * taps * 256): [kb][tap][i < 16][q < Q][l < 16], zero past M and C.
+ */
+void packConvWeights(const CPUCoreFunctions& f, const float* w, int m, int c, int taps, std::vector<float>* out);
+
+/** what the dwpack kernel needs of one depthwise output plane */
+struct DwPlaneGeom {
+    int ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl;
+    int in0, in1;  // output columns whose whole window lies inside the input row
+};
+/** from a 2-D convolution geometry */
+DwPlaneGeom dwPlaneGeom(const WindowGeometry& g);
+/** kernel rows [*k0, *k1) of output row oy that fall inside the input */
+void dwValidRows(const DwPlaneGeom& g, int oy, int* k0, int* k1);
+/** depthwise weights [C, 1, taps] -> [blocks][taps][16], bias (b may be null) -> [blocks][16]; padding lanes 0 */
+void packDepthwiseWeights(const float* w, const float* b, int channels, int taps, std::vector<float>* wOut,
+                          std::vector<float>* bOut);
 
 } // namespace MNN
 #endif

@@ -1,0 +1,357 @@
+// PointwiseDepthwise on the packed layout NC16HW16 in row bands: the expanded tensor [N, E, H, W]
+// (the widest of an inverted residual block, 4.8 MB at mobilenet_v2's 112x112 stage) is never stored
+// whole. A work item is (image, group of Q mid blocks, range of output rows); it walks its rows in
+// bands: the pointwise tile kernel (PackedConvTile, flat over the band's mid rows) writes the mid
+// rows the band needs into a small per-task buffer, the dwpack kernel reads them from there. The
+// mid rows a band shares with the next (the depthwise window's overlap) are moved to the buffer's
+// top instead of being computed again. A plain input is packed into scratch first, a plain output
+// is computed into scratch and unpacked.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
+#include <string>
+#include <vector>
+#include "CPUPackedOps.hpp"
+#include "backend/cpu/CPUBackend.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/CPUOpUtils.hpp"
+#include "backend/cpu/PackedLayout.hpp"
+#include "core/Macro.hpp"
+#include "core/TensorUtils.hpp"
+
+namespace MNN {
+
+namespace {
+
+/** bytes of one task's band buffer: mid rows of a group stay in L2 with the tile's weights */
+constexpr size_t kBandBytes = 192 * 1024;
+/** Memory_Low: the smallest bands (also how the tests reach many bands on small planes) */
+constexpr size_t kBandBytesLow = 16 * 1024;
+
+struct PwDwPlan {
+    int n, c, e, h, w;    // X [n, c, h, w], mid [n, e, h, w]
+    int inBlocks, midBlocks;
+    int qMax, groups;     // mid blocks per group (the tile's Q), groups of them
+    int splits;           // ranges of output rows per (image, group)
+    int bandRows;         // output rows per band
+    int ringRows;         // mid rows the buffer holds
+    int64_t ringFloats;   // per task: qMax * ringRows * w * 16
+    int64_t items, tasks;
+};
+
+struct PwDwJob {
+    const CPUCoreFunctions* f;
+    const PwDwPlan* p;
+    const DwPlaneGeom* g;
+    const float* x;    // packed [n][inBlocks][h][w][16]
+    float* y;          // packed [n][midBlocks][oh][ow][16]
+    float* ring;       // tasks * ringFloats
+    const float* w1;   // packConvWeights layout
+    const float* b1;   // [midBlocks][16]
+    const float* w2;   // [midBlocks][taps][16]
+    const float* b2;   // [midBlocks][16]
+    const GemmPost* post1;
+    const GemmPost* post2;
+
+    void operator()(int task) const {
+        const int64_t i0 = p->items * task / p->tasks, i1 = p->items * (task + 1) / p->tasks;
+        float* ringBase = ring + (int64_t)task * p->ringFloats;
+        for (int64_t item = i0; item < i1; ++item) {
+            const int split = (int)(item % p->splits);
+            const int64_t rest = item / p->splits;
+            runItem((int)(rest / p->groups), (int)(rest % p->groups), split, ringBase);
+        }
+    }
+
+    // mid rows [r0, r1) of blocks [qb0, qb0 + Q) into buffer rows [r0 - lo, r1 - lo)
+    void pointwiseRows(int n, int qb0, int Q, int r0, int r1, int lo, float* buf) const {
+        const int pMax = f->pcPMax;
+        const int64_t count = (int64_t)(r1 - r0) * p->w;
+        const int64_t pieces = (count + pMax - 1) / pMax;
+        static const int32_t zeroTap = 0;
+        PackedConvTile t;
+        t.xPosStride = kCpuPack;
+        t.xBlockStride = (int64_t)p->h * p->w * kCpuPack;
+        t.kBlocks = p->inBlocks;
+        t.kLast = p->c - (p->inBlocks - 1) * kCpuPack;
+        t.tapOff = &zeroTap;
+        t.tapIdx = &zeroTap;
+        t.taps = 1;
+        t.tapsAll = 1;
+        t.w = w1 + (int64_t)qb0 * p->inBlocks * kCpuPack * kCpuPack;
+        t.bias = b1 + (int64_t)qb0 * kCpuPack;
+        t.yBlockStride = (int64_t)p->ringRows * p->w * kCpuPack;
+        t.Q = Q;
+        t.post = post1;
+        const float* xr = x + ((int64_t)n * p->inBlocks * p->h + r0) * p->w * kCpuPack;
+        float* yr = buf + (int64_t)(r0 - lo) * p->w * kCpuPack;
+        int64_t pos = 0;
+        for (int64_t k = 0; k < pieces; ++k) {
+            const int P = (int)(count / pieces + (k < count % pieces ? 1 : 0));
+            t.x = xr + pos * kCpuPack;
+            t.y = yr + pos * kCpuPack;
+            t.P = P;
+            f->packedConv(&t);
+            pos += P;
+        }
+    }
+
+    void runItem(int n, int grp, int split, float* buf) const {
+        const int qb0 = grp * p->qMax, Q = std::min(p->qMax, p->midBlocks - qb0);
+        const int oyA = (int)((int64_t)g->oh * split / p->splits), oyB = (int)((int64_t)g->oh * (split + 1) / p->splits);
+        const int64_t rowFloats = (int64_t)p->w * kCpuPack, blockFloats = (int64_t)p->ringRows * rowFloats;
+        const int taps = g->kh * g->kw;
+        PackedDwRow r;
+        r.xRowStep = (int64_t)g->dh * rowFloats;
+        r.iw = g->iw;
+        r.ow = g->ow;
+        r.kw = g->kw;
+        r.sw = g->sw;
+        r.dw = g->dw;
+        r.pl = g->pl;
+        r.in0 = g->in0;
+        r.in1 = g->in1;
+        r.post = post2;
+        int bufLo = 0, bufHi = 0;  // mid rows held, at buffer rows [0, bufHi - bufLo)
+        bool first = true;
+        for (int o0 = oyA; o0 < oyB; o0 += p->bandRows) {
+            const int o1 = std::min(oyB, o0 + p->bandRows);
+            // mid rows the band's windows touch
+            int lo = p->h, hi = 0;
+            for (int oy = o0; oy < o1; ++oy) {
+                int k0, k1;
+                dwValidRows(*g, oy, &k0, &k1);
+                if (k1 > k0) {
+                    lo = std::min(lo, oy * g->sh - g->pt + k0 * g->dh);
+                    hi = std::max(hi, oy * g->sh - g->pt + (k1 - 1) * g->dh + 1);
+                }
+            }
+            if (hi > lo) {
+                if (first || lo >= bufHi) {
+                    bufLo = bufHi = lo;
+                } else if (lo > bufLo) {
+                    // keep [lo, bufHi): the overlap with the previous band
+                    const int keep = bufHi - lo;
+                    for (int q = 0; q < Q; ++q) {
+                        float* b = buf + q * blockFloats;
+                        memmove(b, b + (int64_t)(lo - bufLo) * rowFloats, sizeof(float) * (size_t)(keep * rowFloats));
+                    }
+                    bufLo = lo;
+                }
+                first = false;
+                if (hi > bufHi) {
+                    pointwiseRows(n, qb0, Q, bufHi, hi, bufLo, buf);
+                    bufHi = hi;
+                }
+            }
+            for (int q = 0; q < Q; ++q) {
+                const int blk = qb0 + q;
+                const float* wb = w2 + (int64_t)blk * taps * kCpuPack;
+                r.bias = b2 + (int64_t)blk * kCpuPack;
+                float* yb = y + ((int64_t)n * p->midBlocks + blk) * g->oh * g->ow * kCpuPack;
+                for (int oy = o0; oy < o1; ++oy) {
+                    int k0, k1;
+                    dwValidRows(*g, oy, &k0, &k1);
+                    r.rows = k1 - k0;
+                    r.x = r.rows > 0 ? buf + q * blockFloats + (int64_t)(oy * g->sh - g->pt + k0 * g->dh - bufLo) * rowFloats
+                                     : buf;
+                    r.w = wb + (int64_t)k0 * g->kw * kCpuPack;
+                    r.y = yb + (int64_t)oy * g->ow * kCpuPack;
+                    f->packedDw(&r);
+                }
+            }
+        }
+    }
+};
+
+class CPUPointwiseDepthwisePacked : public Execution {
+public:
+    CPUPointwiseDepthwisePacked(Backend* b, const ConvAttrs& pw, const ConvAttrs& dw) : Execution(b), mPw(pw), mDw(dw) {
+        mPost1 = CPUUtils::gemmPostFor(pw);
+        mPost2 = CPUUtils::gemmPostFor(dw);
+        mPool = static_cast<CPUBackend*>(b)->threadPool();
+        snprintf(mAlgo, sizeof(mAlgo), "packed-pwdw");
+    }
+
+    const char* algorithm() const override {
+        return mAlgo;
+    }
+
+    ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        const Tensor* bias2 = inputs.size() > 4 ? inputs[4] : nullptr;
+        auto shapeOr = [&](size_t i, std::vector<int>* s) -> const std::vector<int>* {
+            if (i >= inputs.size() || !inputs[i]) {
+                return nullptr;
+            }
+            *s = TensorUtils::shape(inputs[i]);
+            return s;
+        };
+        std::vector<int> b1s, b2s;
+        const auto* b1 = shapeOr(2, &b1s);
+        const auto* b2 = shapeOr(4, &b2s);
+        WindowGeometry g1, g2;
+        int e = 0;
+        std::string err;
+        if (!resolvePointwiseDepthwise(mPw, mDw, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]), b1,
+                                       TensorUtils::shape(inputs[3]), b2, &g1, &g2, &e, &err)) {
+            MNN_ERROR("PointwiseDepthwise %s: %s\n", TensorUtils::describe(outputs[0])->name.c_str(), err.c_str());
+            return INVALID_VALUE;
+        }
+        auto& p = mPlan;
+        p.n = inputs[0]->length(0);
+        p.c = inputs[0]->length(1);
+        p.h = inputs[0]->length(2);
+        p.w = inputs[0]->length(3);
+        p.e = e;
+        mGeom = dwPlaneGeom(g2);
+        const auto& g = mGeom;
+        const double inFloats = (double)p.n * packedBlocks(p.c) * p.h * p.w * kCpuPack;
+        const double outFloats = (double)p.n * packedBlocks(e) * g.oh * g.ow * kCpuPack;
+        const double rowFloats = (double)p.w * kCpuPack;
+        if (inFloats > 9.0e15 || outFloats > 9.0e15 || rowFloats * (g.kh * (double)g.dh + g.sh) * 16 > 2.0e9 ||
+            (double)p.h * p.w > 2147483647.0) {
+            MNN_ERROR("PointwiseDepthwise %s: tensor of %s too large for the banded kernel\n",
+                      TensorUtils::describe(outputs[0])->name.c_str(), TensorUtils::shapeString(inputs[0]).c_str());
+            return INVALID_VALUE;
+        }
+        mFuncs = &cpuCoreFunctions();
+        mPost1.unary = mFuncs->unaryF32;
+        mPost2.unary = mFuncs->unaryF32;
+        packConvWeights(*mFuncs, inputs[1]->host<float>(), e, p.c, 1, &mW1);
+        mB1.assign((size_t)packedBlocks(e) * kCpuPack, 0.0f);
+        if (inputs[2]) {
+            std::copy(inputs[2]->host<float>(), inputs[2]->host<float>() + e, mB1.begin());
+        }
+        packDepthwiseWeights(inputs[3]->host<float>(), bias2 ? bias2->host<float>() : nullptr, e, g.kh * g.kw, &mW2,
+                             &mB2);
+        p.inBlocks = packedBlocks(p.c);
+        p.midBlocks = packedBlocks(e);
+        p.qMax = mFuncs->pcQMax;
+        p.groups = (p.midBlocks + p.qMax - 1) / p.qMax;
+        const int threads = mPool ? mPool->threads() : 1;
+        // rows are split only to give every thread work: each split computes its window overlap again
+        p.splits = 1;
+        const int64_t planes = (int64_t)p.n * p.groups;
+        if (threads > 1 && planes < 4 * threads) {
+            p.splits = (int)std::max<int64_t>(1, std::min<int64_t>(g.oh / 2, (4 * threads + planes - 1) / planes));
+        }
+        // the largest band whose mid rows fit the budget (at least one output row)
+        const size_t budget =
+            static_cast<CPUBackend*>(backend())->memoryMode() == BackendConfig::Memory_Low ? kBandBytesLow : kBandBytes;
+        const int rowsPerSplit = std::max(1, (g.oh + p.splits - 1) / p.splits);
+        auto ringRowsFor = [&](int band) { return (band - 1) * g.sh + (g.kh - 1) * g.dh + 1; };
+        p.bandRows = 1;
+        while (p.bandRows < rowsPerSplit &&
+               (double)p.qMax * ringRowsFor(p.bandRows + 1) * rowFloats * sizeof(float) <= (double)budget) {
+            ++p.bandRows;
+        }
+        p.ringRows = std::min(ringRowsFor(p.bandRows), std::max(p.h, 1));
+        p.ringFloats = (int64_t)p.qMax * p.ringRows * p.w * kCpuPack;
+        p.items = planes * p.splits;
+        p.tasks = std::max<int64_t>(1, std::min<int64_t>(p.items, threads > 1 ? 2 * threads : 1));
+        mInPacked = isCpuPacked(inputs[0]);
+        mOutPacked = isCpuPacked(outputs[0]);
+        mInScratch = mInPacked ? 0 : (int64_t)inFloats;
+        mOutScratch = mOutPacked ? 0 : (int64_t)outFloats;
+        const size_t scratch = sizeof(float) * (size_t)(mInScratch + mOutScratch + p.tasks * p.ringFloats);
+        if (!static_cast<CPUBackend*>(backend())->reserveScratch(scratch)) {
+            return OUT_OF_MEMORY;
+        }
+        snprintf(mAlgo, sizeof(mAlgo), "packed-pwdw %s %s", mFuncs->packedConvName, mFuncs->packedDwName);
+        return NO_ERROR;
+    }
+
+    ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
+        const auto& p = mPlan;
+        float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
+        const float* x = inputs[0]->host<float>();
+        if (!mInPacked) {
+            PackedRepackJob pack{x, scratch, p.c, p.inBlocks, (int64_t)p.h * p.w, true};
+            parallelFor(mPool, p.n * p.inBlocks, pack);
+            x = scratch;
+        }
+        float* y = mOutPacked ? outputs[0]->host<float>() : scratch + mInScratch;
+        PwDwJob job;
+        job.f = mFuncs;
+        job.p = &mPlan;
+        job.g = &mGeom;
+        job.x = x;
+        job.y = y;
+        job.ring = scratch + mInScratch + mOutScratch;
+        job.w1 = mW1.data();
+        job.b1 = mB1.data();
+        job.w2 = mW2.data();
+        job.b2 = mB2.data();
+        job.post1 = mPost1.act ? &mPost1 : nullptr;
+        job.post2 = mPost2.act ? &mPost2 : nullptr;
+        if (p.items > 0) {
+            parallelFor(mPool, (int)p.tasks, job);
+        }
+        if (!mOutPacked) {
+            PackedRepackJob unpack{y, outputs[0]->host<float>(), p.e, p.midBlocks, (int64_t)mGeom.oh * mGeom.ow, false};
+            parallelFor(mPool, p.n * p.midBlocks, unpack);
+        }
+        return NO_ERROR;
+    }
+
+private:
+    ConvAttrs mPw, mDw;
+    GemmPost mPost1, mPost2;
+    ThreadPool* mPool = nullptr;
+    const CPUCoreFunctions* mFuncs = nullptr;
+    PwDwPlan mPlan{};
+    DwPlaneGeom mGeom{};
+    bool mInPacked = false, mOutPacked = false;
+    int64_t mInScratch = 0, mOutScratch = 0;
+    std::vector<float> mW1, mB1, mW2, mB2;
+    char mAlgo[96];
+};
+
+bool constFloat(const Tensor* t) {
+    return t && CPUUtils::isFloat(t) && TensorUtils::describe(t)->usage == Tensor::InsideDescribe::CONSTANT &&
+           t->host<float>() != nullptr;
+}
+
+bool activationSupported(Schema::FusedActivation a) {
+    switch (a) {
+        case Schema::FusedActivation::NONE:
+        case Schema::FusedActivation::RELU:
+        case Schema::FusedActivation::CLIP:
+        case Schema::FusedActivation::SILU:
+        case Schema::FusedActivation::HARD_SWISH:
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
+Execution* createPackedPointwiseDepthwise(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                          const Schema::Op* op, Backend* backend) {
+    const char* env = getenv("MNN_CONV_ALGO");
+    if (env && strcmp(env, "reference") == 0) {
+        return nullptr;  // the adapter runs the plain pair of convolutions
+    }
+    auto param = op->param_as_PointwiseDepthwiseParam();
+    const Tensor* bias2 = inputs.size() > 4 ? inputs[4] : nullptr;
+    if (!param || !param->pointwise() || !param->depthwise() || inputs.size() < 4 || inputs.size() > 5 ||
+        outputs.size() != 1 || !inputs[0] || inputs[0]->dimensions() != 4 || !CPUUtils::isFloat(inputs[0]) ||
+        !constFloat(inputs[1]) || !constFloat(inputs[3]) || (inputs[2] && !constFloat(inputs[2])) ||
+        (bias2 && !constFloat(bias2))) {
+        return nullptr;
+    }
+    if (!isCpuPacked(inputs[0]) && !isCpuPacked(outputs[0])) {
+        return nullptr;
+    }
+    ConvAttrs pw, dw;
+    pw.load(param->pointwise());
+    dw.load(param->depthwise());
+    if (!activationSupported(pw.activation) || !activationSupported(dw.activation)) {
+        return nullptr;
+    }
+    return new CPUPointwiseDepthwisePacked(backend, pw, dw);
+}
+
+}  // namespace MNN
