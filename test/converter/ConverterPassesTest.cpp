@@ -1,4 +1,5 @@
 // Graph passes: op counts before / after, and both models give the same outputs in the engine.
+#include <algorithm>
 #include <cmath>
 #include "OnnxTestBuilder.hpp"
 
@@ -488,4 +489,341 @@ TEST(ConverterPasses, ChannelShuffleNotFusedWhenChainDiffers) {
     auto m4 = convertBoth(shuffleChain(1, 6, 2, 3, {1, 2, 3, 2, 3}, {0, 2, 1, 3, 4}, {1, 6, 2, 3}, true));
     EXPECT_EQ(opCounts(m4.after)["ChannelShuffle"], 0);
     expectSameOutputs(m4, in);
+}
+
+namespace {
+// x [n, c, h, w] -> Conv (pointwise, e outputs) -> act1 -> m -> Conv (depthwise) -> act2 -> y
+struct PwDw {
+    int n = 1, c = 4, h = 6, w = 7, e = 8;
+    int k = 3, stride = 1, dilation = 1;
+    std::vector<int64_t> pads = {1, 1, 1, 1};
+    std::string act1 = "Clip", act2 = "Clip";  // Clip (0, 6), Relu, HardSwish, Silu or ""
+    bool bias1 = true, bias2 = true;
+    int pwK = 1, pwStride = 1, pwPad = 0;  // the first convolution
+    int group = 0;                         // of the second convolution; 0: e (depthwise)
+    bool midIsOutput = false, midReadTwice = false;
+};
+
+std::string activation(OnnxBuilder& b, const std::string& act, const std::string& in, const std::string& out) {
+    if (act.empty()) {
+        return in;
+    }
+    if (act == "Clip") {
+        b.node("Clip", {in, "lo", "hi"}, {out});
+    } else if (act == "Silu") {
+        b.node("Sigmoid", {in}, {out + "_sig"});
+        b.node("Mul", {in, out + "_sig"}, {out});
+    } else {
+        b.node(act, {in}, {out});
+    }
+    return out;
+}
+
+OnnxBuilder pwdwBlock(const PwDw& k, unsigned seed = 50) {
+    OnnxBuilder b(14);
+    b.input("x", {k.n, k.c, k.h, k.w});
+    b.initializer("lo", {}, {0.0f});
+    b.initializer("hi", {}, {6.0f});
+    b.initializer("w1", {k.e, k.c, k.pwK, k.pwK}, randomFloats((size_t)k.e * k.c * k.pwK * k.pwK, seed, -1, 1));
+    std::vector<std::string> in1 = {"x", "w1"};
+    if (k.bias1) {
+        b.initializer("b1", {k.e}, randomFloats((size_t)k.e, seed + 1, -0.5f, 1));
+        in1.push_back("b1");
+    }
+    auto c1 = b.node("Conv", in1, {"m0"});
+    OnnxBuilder::attr(c1, "strides", std::vector<int64_t>{k.pwStride, k.pwStride});
+    OnnxBuilder::attr(c1, "pads", std::vector<int64_t>{k.pwPad, k.pwPad, k.pwPad, k.pwPad});
+    auto m = activation(b, k.act1, "m0", "m");
+    const int group = k.group ? k.group : k.e;
+    b.initializer("w2", {k.e, k.e / group, k.k, k.k}, randomFloats((size_t)k.e * (k.e / group) * k.k * k.k, seed + 2));
+    std::vector<std::string> in2 = {m, "w2"};
+    if (k.bias2) {
+        b.initializer("b2", {k.e}, randomFloats((size_t)k.e, seed + 3));
+        in2.push_back("b2");
+    }
+    auto c2 = b.node("Conv", in2, {"d0"});
+    OnnxBuilder::attr(c2, "group", (int64_t)group);
+    OnnxBuilder::attr(c2, "strides", std::vector<int64_t>{k.stride, k.stride});
+    OnnxBuilder::attr(c2, "dilations", std::vector<int64_t>{k.dilation, k.dilation});
+    OnnxBuilder::attr(c2, "pads", k.pads);
+    b.output(activation(b, k.act2, "d0", "y"));
+    if (k.midIsOutput) {
+        b.output(m);
+    }
+    if (k.midReadTwice) {
+        b.node("Relu", {m}, {"z"});
+        b.output("z");
+    }
+    return b;
+}
+
+std::map<std::string, std::pair<std::vector<int>, std::vector<float>>> pwdwInput(const PwDw& k, unsigned seed = 60) {
+    const size_t count = (size_t)k.n * k.c * k.h * k.w;
+    return {{"x", {{k.n, k.c, k.h, k.w}, randomFloats(count, seed, -2, 2)}}};
+}
+
+const Schema::Op* firstOp(const Schema::Net* net, T type) {
+    for (auto op : *net->ops()) {
+        if (op->type() == type)
+            return op;
+    }
+    return nullptr;
+}
+
+std::string tensorName(const Schema::Net* net, int t) {
+    return t < 0 ? "-" : net->tensorNames()->Get(t)->str();
+}
+}  // namespace
+
+TEST(ConverterPasses, PointwiseDepthwiseFusedWithBothActivations) {
+    PwDw k;  // Conv 1x1 + Clip (0, 6) -> depthwise 3x3 stride 1 pad 1 + Clip (0, 6)
+    auto m = convertBoth(pwdwBlock(k));
+    EXPECT_EQ(opCounts(m.before)["Convolution"], 2);
+    auto after = opCounts(m.after);
+    EXPECT_EQ(after["PointwiseDepthwise"], 1);
+    EXPECT_EQ(after.count("Convolution"), 0u);
+    EXPECT_EQ(totalOps(m.after), 1);
+    auto net = netOf(m.after);
+    auto op = firstOp(net, T::PointwiseDepthwise);
+    ASSERT_NE(op, nullptr);
+    std::vector<std::string> in;
+    for (auto t : *op->inputs())
+        in.push_back(tensorName(net, t));
+    EXPECT_EQ(in, (std::vector<std::string>{"x", "w1", "b1", "w2", "b2"}));
+    ASSERT_EQ(op->outputs()->size(), 1u);
+    EXPECT_EQ(tensorName(net, op->outputs()->Get(0)), "y");
+    EXPECT_EQ(outputNames(m.after), std::vector<std::string>{"y"});
+    auto p = op->param_as_PointwiseDepthwiseParam();
+    ASSERT_TRUE(p && p->pointwise() && p->depthwise());
+    for (auto cp : {p->pointwise(), p->depthwise()}) {
+        EXPECT_EQ(cp->activation(), Schema::FusedActivation::CLIP);
+        EXPECT_EQ(cp->clipMin(), 0.0f);
+        EXPECT_EQ(cp->clipMax(), 6.0f);
+    }
+    EXPECT_EQ(p->pointwise()->group(), 1);
+    EXPECT_EQ(p->depthwise()->group(), 8);
+    ASSERT_EQ(p->depthwise()->pads()->size(), 4u);
+    EXPECT_EQ(p->depthwise()->pads()->Get(0), 1);
+}
+
+TEST(ConverterPasses, PointwiseDepthwiseFusesStrideTwoAndFiveByFive) {
+    PwDw s2;
+    s2.stride = 2;
+    s2.act1 = "Relu";
+    s2.act2 = "HardSwish";
+    s2.bias1 = false;
+    PwDw k5;
+    k5.k = 5;
+    k5.pads = {2, 2, 2, 2};
+    k5.act2 = "";
+    k5.bias2 = false;
+    PwDw asym;  // TF-style SAME of a stride-2 3x3: padded at the end only
+    asym.stride = 2;
+    asym.pads = {0, 0, 1, 1};
+    asym.act1 = "Silu";
+    for (auto& k : {s2, k5, asym}) {
+        SCOPED_TRACE(testing::Message() << "k " << k.k << " stride " << k.stride);
+        auto m = convertBoth(pwdwBlock(k));
+        auto after = opCounts(m.after);
+        EXPECT_EQ(after["PointwiseDepthwise"], 1);
+        EXPECT_EQ(after.count("Convolution"), 0u);
+        EXPECT_EQ(after.count("UnaryOp"), 0u);
+        EXPECT_EQ(after.count("BinaryOp"), 0u);
+        auto net = netOf(m.after);
+        auto op = firstOp(net, T::PointwiseDepthwise);
+        ASSERT_NE(op, nullptr);
+        ASSERT_EQ(op->inputs()->size(), 5u);
+        EXPECT_EQ(op->inputs()->Get(2) < 0, !k.bias1);
+        EXPECT_EQ(op->inputs()->Get(4) < 0, !k.bias2);
+        auto p = op->param_as_PointwiseDepthwiseParam();
+        auto dw = p->depthwise();
+        EXPECT_EQ(dw->kernel()->Get(0), k.k);
+        EXPECT_EQ(dw->strides()->Get(1), k.stride);
+        std::vector<int> pads(dw->pads()->begin(), dw->pads()->end());
+        EXPECT_EQ(pads, std::vector<int>(k.pads.begin(), k.pads.end()));
+        auto fa = [](const std::string& a) {
+            if (a == "Clip")
+                return Schema::FusedActivation::CLIP;
+            if (a == "Relu")
+                return Schema::FusedActivation::RELU;
+            if (a == "HardSwish")
+                return Schema::FusedActivation::HARD_SWISH;
+            if (a == "Silu")
+                return Schema::FusedActivation::SILU;
+            return Schema::FusedActivation::NONE;
+        };
+        EXPECT_EQ(p->pointwise()->activation(), fa(k.act1));
+        EXPECT_EQ(dw->activation(), fa(k.act2));
+    }
+}
+
+TEST(ConverterPasses, PointwiseDepthwiseNotFusedOtherwise) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp);
+    std::vector<std::pair<std::string, PwDw>> cases;
+    PwDw k;
+    k.midReadTwice = true;
+    cases.push_back({"pointwise output read twice", k});
+    k = PwDw();
+    k.midIsOutput = true;
+    cases.push_back({"pointwise output is a graph output", k});
+    k = PwDw();
+    k.pwStride = 2;
+    cases.push_back({"pointwise stride 2", k});
+    k = PwDw();
+    k.pwPad = 1;
+    cases.push_back({"pointwise padded", k});
+    k = PwDw();
+    k.pwK = 3;
+    k.pwPad = 1;
+    cases.push_back({"first convolution 3x3", k});
+    k = PwDw();
+    k.group = 2;
+    cases.push_back({"second convolution grouped, not depthwise", k});
+    k = PwDw();
+    k.group = 1;
+    cases.push_back({"second convolution not grouped", k});
+    for (auto& kv : cases) {
+        SCOPED_TRACE(kv.first);
+        auto m = convertBoth(pwdwBlock(kv.second));
+        auto after = opCounts(m.after);
+        EXPECT_EQ(after.count("PointwiseDepthwise"), 0u);
+        EXPECT_EQ(after["Convolution"], 2);
+        expectSameOutputs(m, pwdwInput(kv.second), 1e-4f, 1e-4f);
+    }
+}
+
+// the fused op against the two convolutions and activations it replaces (kept apart with the
+// passes off): needs the PointwiseDepthwise CPU kernel, skipped in a build without one
+TEST(ConverterPasses, PointwiseDepthwiseFusedMatchesUnfused) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::BinaryOp, T::PointwiseDepthwise);
+    std::vector<PwDw> cases(7);
+    cases[1].n = 2;
+    cases[1].c = 3;
+    cases[1].e = 6;
+    cases[1].stride = 2;
+    cases[1].act1 = "Relu";
+    cases[1].act2 = "";
+    cases[1].bias1 = false;
+    cases[2].k = 5;
+    cases[2].pads = {2, 2, 2, 2};
+    cases[2].act1 = "HardSwish";
+    cases[2].bias2 = false;
+    cases[3].h = 7;
+    cases[3].w = 9;
+    cases[3].stride = 2;
+    cases[3].pads = {0, 0, 1, 1};
+    cases[3].act1 = "Silu";
+    cases[3].act2 = "Relu";
+    cases[4].dilation = 2;
+    cases[4].pads = {2, 2, 2, 2};
+    cases[4].act2 = "HardSwish";
+    cases[5].c = 16;  // several row bands of a wider expansion
+    cases[5].e = 40;
+    cases[5].h = 29;
+    cases[5].w = 23;
+    cases[5].pads = {0, 1, 2, 0};
+    cases[6].c = 24;
+    cases[6].e = 96;
+    cases[6].h = 17;
+    cases[6].w = 19;
+    cases[6].stride = 2;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        SCOPED_TRACE(testing::Message() << "case " << i);
+        auto m = convertBoth(pwdwBlock(cases[i], 70 + (unsigned)i));
+        EXPECT_EQ(opCounts(m.after)["PointwiseDepthwise"], 1);
+        expectSameOutputs(m, pwdwInput(cases[i], 80 + (unsigned)i), 1e-4f, 1e-4f);
+    }
+}
+
+namespace {
+const Schema::Blob* constantNamed(const Schema::Net* net, const std::string& name) {
+    for (auto c : *net->constants()) {
+        if (tensorName(net, c->tensorIndex()) == name)
+            return c;
+    }
+    return nullptr;
+}
+}  // namespace
+
+// --fp16 / --weightQuantBits 8 store the fused op's weights as they store the two convolutions':
+// W1 fp16 (W2, a depthwise weight, and the biases stay float), int8 per output channel for W1 and W2
+TEST(ConverterPasses, PointwiseDepthwiseWeightsCompressedLikeConvolutions) {
+    PwDw k;
+    k.c = 8;
+    k.e = 16;
+    auto b = pwdwBlock(k);
+    Convert::Options o16;
+    o16.fp16 = true;
+    o16.fp16Target = 0;  // every candidate fp16, nothing measured
+    Convert::Options o8;
+    o8.weightQuantBits = 8;
+    for (auto* o : {&o16, &o8}) {
+        SCOPED_TRACE(o->fp16 ? "fp16" : "int8");
+        o->optimize = false;
+        auto plain = convert(b, *o);
+        o->optimize = true;
+        auto fused = convert(b, *o);
+        ASSERT_TRUE(plain.ok && fused.ok) << plain.error << fused.error;
+        ASSERT_EQ(opCounts(fused.model)["PointwiseDepthwise"], 1);
+        auto n0 = netOf(plain.model), n1 = netOf(fused.model);
+        for (auto name : {"w1", "b1", "w2", "b2"}) {
+            auto c0 = constantNamed(n0, name), c1 = constantNamed(n1, name);
+            ASSERT_TRUE(c0 && c1) << name;
+            EXPECT_EQ(c1->compression(), c0->compression()) << name;
+            EXPECT_EQ(c1->quantAxis(), c0->quantAxis()) << name;
+            ASSERT_EQ(c1->raw()->size(), c0->raw()->size()) << name;
+            EXPECT_TRUE(std::equal(c1->raw()->begin(), c1->raw()->end(), c0->raw()->begin())) << name;
+        }
+        auto w1 = constantNamed(n1, "w1"), w2 = constantNamed(n1, "w2");
+        if (o->fp16) {
+            EXPECT_EQ(w1->compression(), Schema::Compression::FP16);
+            EXPECT_EQ(w2->compression(), Schema::Compression::NONE);
+        } else {
+            for (auto w : {w1, w2}) {
+                EXPECT_EQ(w->compression(), Schema::Compression::INT8_PER_CHANNEL);
+                EXPECT_EQ(w->quantAxis(), 0);
+                ASSERT_TRUE(w->scales());
+                EXPECT_EQ(w->scales()->size(), 16u);
+            }
+        }
+        EXPECT_EQ(constantNamed(n1, "b1")->compression(), Schema::Compression::NONE);
+        EXPECT_EQ(constantNamed(n1, "b2")->compression(), Schema::Compression::NONE);
+    }
+}
+
+// the compressed fused model runs (--fp16 measures it with the engine) and stays close to float
+TEST(ConverterPasses, PointwiseDepthwiseCompressedModelsStayClose) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::PointwiseDepthwise);
+    PwDw k;
+    k.c = 8;
+    k.e = 16;
+    k.h = 12;
+    k.w = 10;
+    auto b = pwdwBlock(k, 90);
+    Convert::Options plainOptions;
+    plainOptions.optimize = false;
+    auto plain = convert(b, plainOptions);
+    Convert::Options o16;
+    o16.fp16 = true;
+    Convert::Options o8;
+    o8.weightQuantBits = 8;
+    auto in = pwdwInput(k, 91);
+    auto ref = runFloat(plain.model, in)["y"];
+    float maxRef = 0;
+    for (float v : ref)
+        maxRef = std::max(maxRef, std::fabs(v));
+    ASSERT_GT(maxRef, 0.0f);
+    for (auto* o : {&o16, &o8}) {
+        SCOPED_TRACE(o->fp16 ? "fp16" : "int8");
+        auto r = convert(b, *o);
+        ASSERT_TRUE(r.ok) << r.error;
+        EXPECT_EQ(opCounts(r.model)["PointwiseDepthwise"], 1);
+        auto out = runFloat(r.model, in)["y"];
+        ASSERT_EQ(out.size(), ref.size());
+        float err = 0;
+        for (size_t i = 0; i < ref.size(); ++i)
+            err = std::max(err, std::fabs(out[i] - ref[i]));
+        // relative to the output range: fp16 ~1e-3, int8 per channel ~1e-2 (docs/converter.md)
+        EXPECT_LT(err / maxRef, o->fp16 ? 2e-3f : 2e-2f);
+    }
 }

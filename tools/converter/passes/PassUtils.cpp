@@ -62,6 +62,11 @@ void runPasses(Graph& g) {
             break;
         }
     }
+    // outside the loop: fused earlier, a convolution could no longer take the Clip / Relu /
+    // HardSwish / SiLU that follows it, nor a folded Pad or BatchNorm
+    if (fusePointwiseDepthwise(g)) {
+        removeDeadNodes(g);
+    }
 }
 
 }  // namespace Convert

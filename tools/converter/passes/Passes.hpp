@@ -36,8 +36,14 @@ bool foldPad(Graph& g);
  * one ChannelShuffle (group g)
  */
 bool fuseChannelShuffle(Graph& g);
+/**
+ * a 1x1 Convolution (stride 1, no pads, group 1, constant W [E, C, 1, 1]) read only by a depthwise
+ * Convolution (group E > 1, constant W [E, 1, kh, kw]) -> one PointwiseDepthwise carrying both
+ * ConvParams. Run after the fixed point (activations already fused), not inside it.
+ */
+bool fusePointwiseDepthwise(Graph& g);
 
-/** all passes to a fixed point */
+/** all passes to a fixed point, then the fusions into compound ops (fusePointwiseDepthwise) */
 void runPasses(Graph& g);
 
 // ---- helpers shared by the passes ----

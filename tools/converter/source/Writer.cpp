@@ -11,6 +11,9 @@ namespace {
 /** the axis holding output channels when input `slot` of `op` is a weight, else -2 */
 int weightAxis(const Schema::OpT& op, int slot, int rank) {
     using T = Schema::OpType;
+    if (op.type == T::PointwiseDepthwise && (slot == 1 || slot == 3) && rank == 4) {
+        return 0;  // W1 [E, C, 1, 1], W2 [E, 1, kh, kw]
+    }
     if (slot != 1 || rank < 2) {
         return -2;
     }
@@ -42,6 +45,7 @@ bool isWeightSlot(const Schema::OpT& op, int slot) {
         case T::LayerNorm:
         case T::GroupNorm:
         case T::RMSNorm:
+        case T::PointwiseDepthwise:
             return slot >= 1;
         case T::BatchNorm:
             return slot >= 1 && slot <= 4;
@@ -114,6 +118,10 @@ std::vector<int> compressWeights(Graph& g, const Options& options) {
             auto& op = *g.ops[o];
             auto conv = op.type == Schema::OpType::Convolution ? op.param.AsConvParam() : nullptr;
             if (conv && conv->group > 1 && op.inputs.size() > 1 && op.inputs[1] == t) {
+                depthwiseWeights = true;
+            }
+            // the fused op's W2 is a depthwise convolution's weight (W1 a pointwise one's)
+            if (op.type == Schema::OpType::PointwiseDepthwise && op.inputs.size() > 3 && op.inputs[3] == t) {
                 depthwiseWeights = true;
             }
             for (size_t s = 0; s < op.inputs.size(); ++s) {
