@@ -267,7 +267,7 @@ static void BM_PointwiseDepthwise(benchmark::State& state) {
 static void pairShapes(benchmark::internal::Benchmark* bm) {
     // C, E, HW, k, stride: mobilenet_v2 / efficientnet_b0 blocks at 112 and 56, a 5x5 stride-2 one
     const int s[][5] = {{16, 96, 112, 3, 2}, {24, 144, 56, 3, 1}, {24, 144, 56, 3, 2}, {16, 64, 112, 3, 2},
-                        {24, 144, 56, 5, 2}, {32, 192, 28, 3, 1}, {160, 960, 7, 3, 1}};
+                        {24, 144, 56, 5, 2}, {32, 192, 28, 3, 1}, {64, 384, 14, 3, 1}, {160, 960, 7, 3, 1}};
     for (auto& e : s) {
         for (int t : {1, 2}) {
             for (int fused : {0, 1}) {

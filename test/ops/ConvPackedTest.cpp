@@ -170,3 +170,38 @@ TEST(ConvPacked, PlainLayoutKeepsThePlainKernels) {
     EXPECT_EQ(plain.layouts["t1"], "NCHW");
     EXPECT_EQ(plain.algorithms["conv"].find("packed"), std::string::npos) << plain.algorithms["conv"];
 }
+
+// 1x1 outputs (squeeze-excite, tiles of one position) at Precision_Normal keep the weights as IEEE
+// half where the tier's kernel takes them: within the weights' half rounding of the reference; at
+// Precision_High, and after a resize to a wider plane, the float weights again
+TEST(ConvPacked, OnePositionOutputsUseHalfWeightsBelowPrecisionHigh) {
+    ModelBuilder mb;
+    const int c = 40, m = 24;
+    mb.input("x", {1, c, 1, 1});
+    addConv(mb, "a", "x", "t", c, c, 1, 1, 1, 0, 1, 3, Schema::FusedActivation::RELU);
+    addConv(mb, "se", "t", "u", c, m, 1, 1, 1, 0, 1, 4, Schema::FusedActivation::RELU);
+    addConv(mb, "b", "u", "y", m, 7, 1, 1, 1, 0, 1, 5);
+    mb.output("y");
+    const auto model = mb.finish();
+    const int best = (int)cpuFeatures().best;
+    for (int hw : {1, 7}) {
+        auto x = makeTensor({1, c, hw, hw}, randomFloats((size_t)c * hw * hw, 9));
+        auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR);
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            const bool half = hw == 1 && cpuCoreFunctionsFor((CPUTier)tier).pcHalfMaxP >= 1;
+            for (auto precision : {BackendConfig::Precision_Normal, BackendConfig::Precision_High}) {
+                auto r = runWithLayout(model, {{"x", x.get()}}, "packed", 2, nullptr, precision);
+                ASSERT_EQ(r.code, NO_ERROR);
+                EXPECT_EQ(r.layouts["u"], "NC16HW16");
+                const bool f16 = half && precision == BackendConfig::Precision_Normal;
+                EXPECT_EQ(r.algorithms["se"].rfind(f16 ? "packed-f16 " : "packed pconv", 0), 0u)
+                    << r.algorithms["se"] << " tier " << tier;
+                // three layers of weights each rounded by at most 2^-11
+                EXPECT_LT(maxRelativeDiff(r, ref), f16 ? 2e-3 : 1e-5) << "hw " << hw << " tier " << tier;
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}

@@ -1,6 +1,8 @@
 // Fast MatMul / Gemm (constant 2-D weights, packed SGEMM) against the reference kernels
 // (MNN_CONV_ALGO=reference), every ISA tier this CPU has, 1-3 threads: batched A, GEMV (M < 4), odd sizes,
-// K over the GEMM's K block, Gemm transB / alpha / beta / row bias, fused ReLU / Clip.
+// K over the GEMM's K block, Gemm transB / alpha / beta / row bias, fused ReLU / Clip. At
+// Precision_High the float paths; at Precision_Normal the GEMV with half weights where a tier has it,
+// within the half rounding of the weights.
 #include <math.h>
 #include <stdlib.h>
 #include <random>
@@ -48,7 +50,8 @@ struct Out {
     std::string algo;
 };
 
-Out runLin(const LinCase& t, int threads, bool reference, unsigned seed) {
+Out runLin(const LinCase& t, int threads, bool reference, unsigned seed,
+           BackendConfig::PrecisionMode precision = BackendConfig::Precision_High) {
     if (reference) {
         setenv("MNN_CONV_ALGO", "reference", 1);
     } else {
@@ -76,6 +79,9 @@ Out runLin(const LinCase& t, int threads, bool reference, unsigned seed) {
     std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
     ScheduleConfig config;
     config.numThread = threads;
+    BackendConfig bc;
+    bc.precision = precision;
+    config.backendConfig = &bc;
     auto session = net->createSession(config);
     unsetenv("MNN_CONV_ALGO");
     if (!session) {
@@ -148,6 +154,63 @@ TEST(LinearFast, MatchesReferenceOnEveryTierAndThreadCount) {
             }
         }
         cpuSetTierOverride(-1);
+    }
+}
+
+// Precision_Normal: GEMVs keep their weights as IEEE half on tiers whose tile kernel takes them
+// (pcHalfMaxP); each weight is rounded by at most 2^-11 of itself, so |fast - ref| stays within
+// 2^-11 * |alpha| * max|B| * sum|A row| (plus the float path's own tolerance)
+TEST(LinearFast, GemvHalfWeightsWithinHalfRoundingAtPrecisionNormal) {
+    using A = Schema::FusedActivation;
+    const std::vector<LinCase> cases = {
+        {true, {1, 1280}, {1000, 1280}, {1000}, true, 1.0f, 1.0f, A::NONE},  // classifier head
+        {true, {3, 13}, {70, 13}, {70}, true, 0.5f, 1.0f, A::CLIP},          // 3 rows, K % 16 != 0
+        {false, {2, 1, 1029}, {1029, 65}, {}, false, 1.0f, 1.0f, A::RELU},   // 2 rows, N % 16 != 0
+        {true, {1, 16}, {17, 16}, {17}, true, 1.0f, 1.0f, A::NONE},          // one input block
+    };
+    const int best = (int)cpuFeatures().best;
+    int halfRuns = 0;
+    for (size_t ci = 0; ci < cases.size(); ++ci) {
+        const auto& t = cases[ci];
+        const unsigned seed = 5 + (unsigned)ci * 13;
+        Out ref = runLin(t, 1, true, seed);
+        ASSERT_FALSE(ref.y.empty()) << "case " << ci;
+        const int k = t.a.back();
+        const size_t rows = cnt(t.a) / (size_t)k;
+        double maxB = 0.0;
+        for (float v : rnd(cnt(t.b), seed + 1)) {
+            maxB = std::max(maxB, (double)fabs(v));
+        }
+        const auto a = rnd(cnt(t.a), seed);
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            const auto& funcs = cpuCoreFunctionsFor((CPUTier)tier);
+            const bool half = funcs.pcHalfMaxP >= (int)rows;
+            for (int threads = 1; threads <= 2; ++threads) {
+                Out fast = runLin(t, threads, false, seed, BackendConfig::Precision_Normal);
+                ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
+                EXPECT_EQ(fast.algo, std::string(half ? "gemv-f16 " : "gemv ") + funcs.packedConvName) << "case " << ci;
+                halfRuns += half ? 1 : 0;
+                const size_t n = ref.y.size() / rows;
+                for (size_t i = 0; i < ref.y.size(); ++i) {
+                    double rowSum = 0.0;
+                    for (int q = 0; q < k; ++q) {
+                        rowSum += fabs(a[(i / n) * (size_t)k + (size_t)q]);
+                    }
+                    const double tol = (half ? ldexp(1.0, -11) * fabs(t.alpha) * maxB * rowSum : 0.0) +
+                                       1e-5 * fabs(ref.y[i]) + 2e-6 * (k + 2);
+                    if (!(fabs((double)fast.y[i] - ref.y[i]) <= tol)) {
+                        ADD_FAILURE() << "case " << ci << " tier " << tier << " threads " << threads << " [" << i
+                                      << "] fast " << fast.y[i] << " ref " << ref.y[i] << " tol " << tol;
+                        break;
+                    }
+                }
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+    if (cpuFeatures().best >= CPUTier::AVX512) {
+        EXPECT_GT(halfRuns, 0);
     }
 }
 

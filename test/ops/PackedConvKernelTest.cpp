@@ -1,6 +1,7 @@
 // The packed-layout convolution tile kernels (PackedConvTile) of every ISA tier this CPU has against a
 // plain double loop: every P <= pcPMax and Q <= pcQMax, last-block lanes 1..16, a permuted subset of
-// taps, position strides 16 / 32, accumulate 0 / 1, fused activations 0..3, prefetch 0 / 1. Input padding lanes,
+// taps, position strides 16 / 32, accumulate 0 / 1, fused activations 0..3, prefetch 0 / 1, and half
+// weights (wHalf) on the tiers that take them. Input padding lanes,
 // weights of unused taps / lanes and the gaps between output blocks hold NaN or sentinels, so a
 // kernel that reads or writes outside the tile fails.
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 #include "backend/cpu/CPUCoreFunctions.hpp"
+#include "core/TensorUtils.hpp"
 
 using namespace MNN;
 
@@ -45,6 +47,7 @@ double refAct(double v, int act, int unaryOp, double lo, double hi) {
 struct KernelCase {
     int P, Q, kBlocks, kLast, xs, accumulate, act;
     int prefetch = 0;  // PackedConvTile::prefetch (a hint: same results)
+    bool half = false;  // weights through PackedConvTile::wHalf (the oracle uses the rounded weights)
 };
 
 // returns an empty string when the tile matches, else a description of the first mismatch
@@ -82,6 +85,14 @@ std::string checkTile(const CPUCoreFunctions& f, const KernelCase& c, unsigned s
             }
         }
     }
+    std::vector<uint16_t> wh;
+    if (c.half) {
+        wh.resize(w.size());
+        for (size_t i = 0; i < w.size(); ++i) {
+            wh[i] = TensorUtils::floatToFp16(w[i]);
+            w[i] = TensorUtils::fp16ToFloat(wh[i]);  // what the kernel multiplies by
+        }
+    }
     std::vector<float> bias = randomVec((size_t)Q * 16, seed + 2);
     const int64_t yBlockStride = (int64_t)P * 16 + 32;
     const float sentinel = 12345.0f;
@@ -108,7 +119,8 @@ std::string checkTile(const CPUCoreFunctions& f, const KernelCase& c, unsigned s
     t.tapIdx = tapIdx;
     t.taps = taps;
     t.tapsAll = tapsAll;
-    t.w = w.data();
+    t.w = c.half ? nullptr : w.data();
+    t.wHalf = c.half ? wh.data() : nullptr;
     t.bias = bias.data();
     t.y = y.data();
     t.yBlockStride = yBlockStride;
@@ -192,6 +204,37 @@ TEST(PackedConvKernel, EveryTierMatchesPlainLoops) {
             }
         }
         EXPECT_EQ(cases, f.pcPMax * f.pcQMax * 16 * 4);
+    }
+}
+
+TEST(PackedConvKernel, HalfWeightTilesMatchPlainLoops) {
+    // the tiers whose kernel takes IEEE half weights (GEMV at Precision_Normal): every P <= pcHalfMaxP
+    const int best = (int)cpuFeatures().best;
+    int cases = 0;
+    for (int tier = 0; tier <= best; ++tier) {
+        const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+        for (int P = 1; P <= f.pcHalfMaxP; ++P) {
+            for (int Q = 1; Q <= f.pcQMax; ++Q) {
+                for (int kLast = 1; kLast <= 16; ++kLast) {
+                    KernelCase c;
+                    c.P = P;
+                    c.Q = Q;
+                    c.kBlocks = 1 + kLast % 3;
+                    c.kLast = kLast;
+                    c.xs = kLast % 2 ? 16 : 48;
+                    c.accumulate = kLast % 5 == 0;
+                    c.act = (P + kLast) % 4;
+                    c.prefetch = (P + Q + kLast) % 2;
+                    c.half = true;
+                    const std::string err = checkTile(f, c, (unsigned)(P * 300 + Q * 40 + kLast));
+                    ASSERT_EQ(err, "") << f.packedConvName << " half P " << P << " Q " << Q << " kLast " << kLast;
+                    ++cases;
+                }
+            }
+        }
+    }
+    if (cpuFeatures().best >= CPUTier::AVX512) {
+        EXPECT_GT(cases, 0);
     }
 }
 

@@ -89,6 +89,9 @@ const std::vector<PwDwCase>& cases() {
         {1, 17, 48, 1, 30, 3, 1, {1, 1, 1, 1}, 1, Act::RELU, Act::NONE},             // one row
         {1, 8, 32, 12, 12, 3, 2, {0, 1, 2, 0}, 1, Act::NONE, Act::CLIP},             // asymmetric pads
         {1, 20, 16, 6, 5, 5, 1, {4, 0, 0, 4}, 1, Act::CLIP, Act::HARD_SWISH},        // windows mostly padding
+        // dilation 2 under top padding 3: output row 1's first row (0) is above row 0's (1); one-row
+        // bands with Memory_Low (lraspp's dilated blocks)
+        {1, 8, 64, 12, 12, 5, 1, {3, 3, 3, 3}, 2, Act::HARD_SWISH, Act::HARD_SWISH},
     };
     return c;
 }

@@ -243,6 +243,7 @@ static void fillTables() {
             f.packedConvName = "pconv_14x32__avx512";
             f.pcPMax = 14;
             f.pcQMax = 2;
+            f.pcHalfMaxP = 4;
             f.packedDw = dwpack__avx512;
             f.packedDwName = "dwpack__avx512";
             f.packedPool = poolpack__avx512;

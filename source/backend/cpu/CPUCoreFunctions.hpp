@@ -156,6 +156,11 @@ struct PackedConvTile {
     /** nonzero: the weights outgrow L2 (they stream from L3 / memory), kernels that can prefetch
      *  them ahead do so; a hint only, results are the same */
     int prefetch = 0;
+    /**
+     * non-null: the weights as IEEE half (w's layout, w unused), for memory-bound products of few
+     * positions (GEMV) at Precision_Normal; only where the table's pcHalfMaxP >= P
+     */
+    const uint16_t* wHalf = nullptr;
 };
 typedef void (*PackedConvKernel)(const PackedConvTile* tile);
 
@@ -252,6 +257,7 @@ struct CPUCoreFunctions {
     const char* packedConvName = "";
     int pcPMax = 1;                                // most positions per tile
     int pcQMax = 1;                                // most 16-channel output blocks per tile
+    int pcHalfMaxP = 0;                            // most positions of a tile with half weights (0: none)
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>
     const char* pwinoName = "";                    // e.g. "pwino__avx512"

@@ -4,6 +4,7 @@
 // edge), each segment into tiles of up to pcPMax positions that read the input in place (no im2col,
 // no padded planes). A plain input is packed into scratch first, a plain output is computed into
 // scratch and unpacked. Depthwise and Winograd have their own packed Executions.
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,7 @@ struct PackedConvJob {
     const int32_t* tapIdx;
     const PcTapList* lists;
     const float* w;
+    const uint16_t* wHalf;  // the weights as IEEE half (w unused), or null
     int64_t wPerBlock;  // packed weight floats per output block
     const float* bias;
     int groups, outBlocks, qMax, tasks;
@@ -134,7 +136,8 @@ struct PackedConvJob {
             t.tapOff = tapOff + l.start;
             t.tapIdx = tapIdx + l.start;
             t.taps = l.count;
-            t.w = w + qb0 * wPerBlock;
+            t.w = wHalf ? nullptr : w + qb0 * wPerBlock;
+            t.wHalf = wHalf ? wHalf + qb0 * wPerBlock : nullptr;
             t.bias = bias + qb0 * kCpuPack;
             float* yt = y + ni * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
             t.P = d.P;
@@ -208,16 +211,14 @@ public:
                       TensorUtils::shapeString(inputs[0]).c_str());
             return NOT_SUPPORT;
         }
-        if (&cpuCoreFunctions() != mFuncs) {
+        if (&cpuCoreFunctions() != mFuncs || mWeights.empty()) {
             packWeights(cpuCoreFunctions(), inputs[1], hasBias ? inputs[2] : nullptr);
         }
         mPost.unary = mFuncs->unaryF32;
-        snprintf(mAlgo, sizeof(mAlgo), "packed %s", mFuncs->packedConvName);
         mInPacked = isCpuPacked(inputs[0]);
         mOutPacked = isCpuPacked(outputs[0]);
         // floats per input position: 16 lanes of a block, or C for a plain input of one block (NHWC)
         mXLanes = (!mInPacked && mInChannels < kCpuPack) ? mInChannels : kCpuPack;
-        snprintf(mAlgo, sizeof(mAlgo), "packed%s %s", mXLanes < kCpuPack ? "-nhwc" : "", mFuncs->packedConvName);
         mBatch = inputs[0]->length(0);
         const int ih = mGeom.input[0], iw = mGeom.input[1], oh = mGeom.output[0], ow = mGeom.output[1];
         const int kh = mGeom.kernel[0], kw = mGeom.kernel[1];
@@ -238,7 +239,7 @@ public:
         // bytes than re-reading the input per output-block group
         const int64_t tiles = (int64_t)mTiles.size();
         const double xBytes = (double)mInImage * sizeof(float);
-        const double wBytes = (double)mWeights.size() * sizeof(float);
+        const double wBytes = (double)mWeightBytes;
         int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(tiles, (int64_t)(xBytes / kChunkInputBytes) + 1));
         if (groups == 1 || xBytes + chunks * wBytes >= groups * xBytes + wBytes) {
             chunks = 1;
@@ -250,6 +251,9 @@ public:
         const int64_t byWork = (int64_t)(macs / (1 << 17)) + 1;
         mTasks =
             (int)std::max<int64_t>(1, std::min<int64_t>({total, (int64_t)(threads > 1 ? 4 * threads : 1), byWork}));
+        halfWeightsIfGemv();
+        snprintf(mAlgo, sizeof(mAlgo), "packed%s%s %s", mXLanes < kCpuPack ? "-nhwc" : "",
+                 mWeightsHalf.empty() ? "" : "-f16", mFuncs->packedConvName);
         size_t scratch = 0;
         if (!mInPacked) {
             scratch += (size_t)(mBatch * mInImage) * sizeof(float);
@@ -293,8 +297,9 @@ public:
         job.tapIdx = mTapIdx.data();
         job.lists = mLists.data();
         job.w = mWeights.data();
+        job.wHalf = mWeightsHalf.empty() ? nullptr : mWeightsHalf.data();
         // weights beyond L2 stream from L3 / memory: the tile kernel prefetches them
-        job.prefetch = mWeights.size() * sizeof(float) >= kPrefetchWeightBytes ? 1 : 0;
+        job.prefetch = mWeightBytes >= kPrefetchWeightBytes ? 1 : 0;
         job.wPerBlock = (int64_t)inBlocks * mTapsAll * kCpuPack * kCpuPack;
         job.bias = mBias.data();
         job.qMax = mFuncs->pcQMax;
@@ -333,11 +338,40 @@ private:
         mInChannels = weight->length(1);
         mTapsAll = weight->length(2) * weight->length(3);
         packConvWeights(f, weight->host<float>(), mOutChannels, mInChannels, mTapsAll, &mWeights);
+        mWeightBytes = mWeights.size() * sizeof(float);
         mBias.assign((size_t)packedBlocks(mOutChannels) * kCpuPack, 0.0f);
         if (bias) {
             const float* b = bias->host<float>();
             std::copy(b, b + mOutChannels, mBias.begin());
         }
+    }
+
+    /**
+     * A product of at most pcHalfMaxP positions per tile (a 1x1 output: squeeze-excite) reads each
+     * weight once, from L3 or memory: below Precision_High, where the tile kernel takes half
+     * weights, they are kept as IEEE half (half the bytes; products and sums stay float). A later
+     * resize to a wider output packs the float weights again.
+     */
+    void halfWeightsIfGemv() {
+        std::vector<uint16_t>().swap(mWeightsHalf);
+        int maxP = 0;
+        for (auto& d : mTiles) {
+            maxP = std::max<int>(maxP, d.P);
+        }
+        const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
+        if (high || maxP < 1 || maxP > mFuncs->pcHalfMaxP) {
+            return;
+        }
+        for (float v : mWeights) {
+            if (!(std::fabs(v) <= 65504.0f)) {
+                return;
+            }
+        }
+        mWeightsHalf.resize(mWeights.size());
+        for (size_t i = 0; i < mWeights.size(); ++i) {
+            mWeightsHalf[i] = TensorUtils::floatToFp16(mWeights[i]);
+        }
+        std::vector<float>().swap(mWeights);
     }
 
     /**
@@ -466,6 +500,8 @@ private:
     int64_t mChunks = 1, mChunkTiles = 1;
     int64_t mInImage = 0, mOutImage = 0, mXRowStride = kCpuPack, mXColStride = 0;
     std::vector<float> mWeights, mBias;
+    std::vector<uint16_t> mWeightsHalf;
+    size_t mWeightBytes = 0;  // of the float weights
     std::vector<PcTileDesc> mTiles;
     std::vector<PcTapList> mLists;
     std::vector<int32_t> mTapOff, mTapIdx;

@@ -4,11 +4,13 @@
 // B panels (transposing on the fly); Y^T lands in the backend scratch and is transposed into Y
 // (M == 1 writes Y directly). fp32 accumulation.
 #include "CPUMatMulFast.hpp"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <algorithm>
 #include "backend/cpu/CPUBackend.hpp"
 #include "backend/cpu/CPUGemm.hpp"
+#include "core/TensorUtils.hpp"
 
 namespace MNN {
 
@@ -41,6 +43,7 @@ struct GemvJob {
     const CPUCoreFunctions* funcs;
     const float* x;
     const float* w;       // per group: [kBlocks][16][Qg * 16]
+    const uint16_t* wHalf;  // the same as IEEE half (w unused), or null
     const int64_t* wOff;  // float offset of each group's weights
     const float* bias;    // NB * 16
     float* yt;            // [NB][M][16]
@@ -59,7 +62,8 @@ struct GemvJob {
         t.tapIdx = &zero;
         const int b0 = c * groupBlocks;
         t.Q = std::min(groupBlocks, blocks - b0);
-        t.w = w + wOff[c];
+        t.w = wHalf ? nullptr : w + wOff[c];
+        t.wHalf = wHalf ? wHalf + wOff[c] : nullptr;
         t.bias = bias + (int64_t)b0 * 16;
         t.y = yt + (int64_t)b0 * m * 16;
         t.yBlockStride = (int64_t)m * 16;
@@ -138,9 +142,11 @@ public:
         }
         const size_t packB = (size_t)gemmPackedBSize(*mFuncs, mM, mK);
         size_t yt = mM == 1 ? 0 : (size_t)mN * mM;
+        std::vector<uint16_t>().swap(mGemvH);
         if (mM < kGemvRows && mK > 0) {
             packGemvWeights();
             yt = (size_t)mBlocks * 16 * mM;
+            halfGemvWeights();
         } else {
             std::vector<float>().swap(mGemvW);
         }
@@ -149,7 +155,7 @@ public:
             return OUT_OF_MEMORY;
         }
         if (mM < kGemvRows) {
-            snprintf(mAlgo, sizeof(mAlgo), "gemv %s", mFuncs->packedConvName);
+            snprintf(mAlgo, sizeof(mAlgo), "gemv%s %s", mGemvH.empty() ? "" : "-f16", mFuncs->packedConvName);
         } else {
             snprintf(mAlgo, sizeof(mAlgo), "gemm %s", mFuncs->sgemmName);
         }
@@ -177,6 +183,7 @@ public:
             gemv.funcs = mFuncs;
             gemv.x = inputs[0]->host<float>();
             gemv.w = mGemvW.data();
+            gemv.wHalf = mGemvH.empty() ? nullptr : mGemvH.data();
             gemv.wOff = mGemvOff.data();
             gemv.bias = mGemvBias.data();
             gemv.yt = yt;
@@ -185,7 +192,8 @@ public:
             gemv.groupBlocks = mFuncs->pcQMax;
             gemv.blocks = mBlocks;
             gemv.post = mPost.act ? &mPost : nullptr;
-            gemv.prefetch = mGemvW.size() * sizeof(float) >= (size_t)(1 << 20) ? 1 : 0;  // read once: from memory
+            const size_t wBytes = mGemvH.empty() ? mGemvW.size() * sizeof(float) : mGemvH.size() * sizeof(uint16_t);
+            gemv.prefetch = wBytes >= (size_t)(1 << 20) ? 1 : 0;  // read once: from memory
             parallelFor(mPool, (int)mGemvOff.size(), gemv);
             for (int i = 0; i < mM; ++i) {
                 float* yr = y + (int64_t)i * mN;
@@ -245,12 +253,36 @@ private:
         std::copy(mBias.begin(), mBias.begin() + mN, mGemvBias.begin());
     }
 
+    /**
+     * A GEMV reads each weight once per run, from L3 or memory: below Precision_High, where the
+     * tile kernel takes half weights, they are kept as IEEE half (half the bytes; the products and
+     * sums stay float, the weights' relative rounding is at most 2^-11). Weights outside the half
+     * range keep the float path.
+     */
+    void halfGemvWeights() {
+        const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
+        if (high || mFuncs->pcHalfMaxP < mM) {
+            return;
+        }
+        for (float v : mGemvW) {
+            if (!(std::fabs(v) <= 65504.0f)) {
+                return;
+            }
+        }
+        mGemvH.resize(mGemvW.size());
+        for (size_t i = 0; i < mGemvW.size(); ++i) {
+            mGemvH[i] = TensorUtils::floatToFp16(mGemvW[i]);
+        }
+        std::vector<float>().swap(mGemvW);
+    }
+
     LinearAttrs mAttrs;
     GemmPost mPost;
     ThreadPool* mPool = nullptr;
     const CPUCoreFunctions* mFuncs = nullptr;
     int mM = 0, mN = 0, mK = 0, mBlocks = 0;
     std::vector<float> mPackedA, mBias, mWt, mGemvW, mGemvBias;
+    std::vector<uint16_t> mGemvH;
     std::vector<int64_t> mGemvOff;
     char mAlgo[64];
 };

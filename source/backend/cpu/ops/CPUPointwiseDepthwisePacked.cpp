@@ -1,11 +1,12 @@
 // PointwiseDepthwise on the packed layout NC16HW16 in row bands: the expanded tensor [N, E, H, W]
 // (the widest of an inverted residual block, 4.8 MB at mobilenet_v2's 112x112 stage) is never stored
-// whole. A work item is (image, group of Q mid blocks, range of output rows); it walks its rows in
-// bands: the pointwise tile kernel (PackedConvTile, flat over the band's mid rows) writes the mid
-// rows the band needs into a small per-task buffer, the dwpack kernel reads them from there. The
-// mid rows a band shares with the next (the depthwise window's overlap) are moved to the buffer's
-// top instead of being computed again. A plain input is packed into scratch first, a plain output
-// is computed into scratch and unpacked.
+// whole. A work item is (image, set of groups of Q mid blocks, range of output rows); it walks its
+// rows in bands, and per band each group in turn: the pointwise tile kernel (PackedConvTile, flat
+// over the band's new mid rows) writes them into the item's buffer, then the dwpack kernel reads
+// them from there. The mid rows a band shares with the next (the depthwise window's overlap) are
+// moved to the buffer's top instead of being computed again. Threads get items of several sets
+// (nothing is computed twice) and, where the sets are too few, of several row ranges. A plain input
+// is packed into scratch first, a plain output is computed into scratch and unpacked.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,8 @@ namespace MNN {
 
 namespace {
 
-/** bytes of one task's band buffer: mid rows of a group stay in L2 with the tile's weights */
-constexpr size_t kBandBytes = 192 * 1024;
+/** bytes of one item's band buffer: the mid rows of a band stay in L2 */
+constexpr size_t kBandBytes = 256 * 1024;
 /** Memory_Low: the smallest bands (also how the tests reach many bands on small planes) */
 constexpr size_t kBandBytesLow = 16 * 1024;
 
@@ -33,11 +34,13 @@ struct PwDwPlan {
     int n, c, e, h, w;    // X [n, c, h, w], mid [n, e, h, w]
     int inBlocks, midBlocks;
     int qMax, groups;     // mid blocks per group (the tile's Q), groups of them
-    int splits;           // ranges of output rows per (image, group)
+    int sets;             // the groups in this many sets, one per work item
+    int setGroups;        // groups per set (the last may have fewer)
+    int splits;           // ranges of output rows per (image, set)
     int bandRows;         // output rows per band
-    int ringRows;         // mid rows the buffer holds
-    int64_t ringFloats;   // per task: qMax * ringRows * w * 16
-    int64_t items, tasks;
+    int ringRows;         // mid rows the buffer holds per block
+    int64_t ringFloats;   // per item: setGroups * qMax * ringRows * w * 16
+    int64_t items;        // n * sets * splits
 };
 
 struct PwDwJob {
@@ -46,7 +49,7 @@ struct PwDwJob {
     const DwPlaneGeom* g;
     const float* x;    // packed [n][inBlocks][h][w][16]
     float* y;          // packed [n][midBlocks][oh][ow][16]
-    float* ring;       // tasks * ringFloats
+    float* ring;       // items * ringFloats
     const float* w1;   // packConvWeights layout
     const float* b1;   // [midBlocks][16]
     const float* w2;   // [midBlocks][taps][16]
@@ -54,17 +57,12 @@ struct PwDwJob {
     const GemmPost* post1;
     const GemmPost* post2;
 
-    void operator()(int task) const {
-        const int64_t i0 = p->items * task / p->tasks, i1 = p->items * (task + 1) / p->tasks;
-        float* ringBase = ring + (int64_t)task * p->ringFloats;
-        for (int64_t item = i0; item < i1; ++item) {
-            const int split = (int)(item % p->splits);
-            const int64_t rest = item / p->splits;
-            runItem((int)(rest / p->groups), (int)(rest % p->groups), split, ringBase);
-        }
+    void operator()(int item) const {
+        const int split = item % p->splits, rest = item / p->splits;
+        runItem(rest / p->sets, rest % p->sets, split, ring + (int64_t)item * p->ringFloats);
     }
 
-    // mid rows [r0, r1) of blocks [qb0, qb0 + Q) into buffer rows [r0 - lo, r1 - lo)
+    // mid rows [r0, r1) of blocks [qb0, qb0 + Q) into rows [r0 - lo, r1 - lo) of their buffer blocks (buf)
     void pointwiseRows(int n, int qb0, int Q, int r0, int r1, int lo, float* buf) const {
         const int pMax = f->pcPMax;
         const int64_t count = (int64_t)(r1 - r0) * p->w;
@@ -97,11 +95,9 @@ struct PwDwJob {
         }
     }
 
-    void runItem(int n, int grp, int split, float* buf) const {
-        const int qb0 = grp * p->qMax, Q = std::min(p->qMax, p->midBlocks - qb0);
-        const int oyA = (int)((int64_t)g->oh * split / p->splits), oyB = (int)((int64_t)g->oh * (split + 1) / p->splits);
-        const int64_t rowFloats = (int64_t)p->w * kCpuPack, blockFloats = (int64_t)p->ringRows * rowFloats;
-        const int taps = g->kh * g->kw;
+    // the depthwise rows [o0, o1) of block blk from its buffer block (holding mid rows from bufLo)
+    void depthwiseRows(int n, int blk, int o0, int o1, const float* bb, int bufLo) const {
+        const int64_t rowFloats = (int64_t)p->w * kCpuPack;
         PackedDwRow r;
         r.xRowStep = (int64_t)g->dh * rowFloats;
         r.iw = g->iw;
@@ -113,6 +109,27 @@ struct PwDwJob {
         r.in0 = g->in0;
         r.in1 = g->in1;
         r.post = post2;
+        const float* wb = w2 + (int64_t)blk * g->kh * g->kw * kCpuPack;
+        r.bias = b2 + (int64_t)blk * kCpuPack;
+        float* yb = y + ((int64_t)n * p->midBlocks + blk) * g->oh * g->ow * kCpuPack;
+        for (int oy = o0; oy < o1; ++oy) {
+            int k0, k1;
+            dwValidRows(*g, oy, &k0, &k1);
+            r.rows = k1 - k0;
+            r.x = r.rows > 0 ? bb + (int64_t)(oy * g->sh - g->pt + k0 * g->dh - bufLo) * rowFloats : bb;
+            r.w = wb + (int64_t)k0 * g->kw * kCpuPack;
+            r.y = yb + (int64_t)oy * g->ow * kCpuPack;
+            f->packedDw(&r);
+        }
+    }
+
+    // output rows of one split for the groups of one set: bands outer, groups inner, so that a
+    // band's input rows are read from cache by every group
+    void runItem(int n, int set, int split, float* buf) const {
+        const int gA = set * p->setGroups, gB = std::min(p->groups, gA + p->setGroups);
+        const int blkA = gA * p->qMax, blkB = std::min(p->midBlocks, gB * p->qMax);
+        const int oyA = (int)((int64_t)g->oh * split / p->splits), oyB = (int)((int64_t)g->oh * (split + 1) / p->splits);
+        const int64_t rowFloats = (int64_t)p->w * kCpuPack, blockFloats = (int64_t)p->ringRows * rowFloats;
         int bufLo = 0, bufHi = 0;  // mid rows held, at buffer rows [0, bufHi - bufLo)
         bool first = true;
         for (int o0 = oyA; o0 < oyB; o0 += p->bandRows) {
@@ -127,38 +144,36 @@ struct PwDwJob {
                     hi = std::max(hi, oy * g->sh - g->pt + (k1 - 1) * g->dh + 1);
                 }
             }
+            int newLo = 0, newHi = 0;  // mid rows to compute
             if (hi > lo) {
-                if (first || lo >= bufHi) {
-                    bufLo = bufHi = lo;
-                } else if (lo > bufLo) {
-                    // keep [lo, bufHi): the overlap with the previous band
-                    const int keep = bufHi - lo;
-                    for (int q = 0; q < Q; ++q) {
-                        float* b = buf + q * blockFloats;
-                        memmove(b, b + (int64_t)(lo - bufLo) * rowFloats, sizeof(float) * (size_t)(keep * rowFloats));
+                // while windows start in the top padding the first row a window needs is not monotonic
+                // (with dilation a later row may need a row above this band's lo): keep from row 0
+                const int keepFrom = o0 * g->sh - g->pt < 0 ? 0 : lo;
+                if (first || keepFrom >= bufHi) {
+                    bufLo = bufHi = keepFrom;
+                } else if (keepFrom > bufLo) {
+                    // keep [keepFrom, bufHi): the overlap with the previous band
+                    const int keep = bufHi - keepFrom;
+                    for (int blk = blkA; blk < blkB; ++blk) {
+                        float* b = buf + (blk - blkA) * blockFloats;
+                        memmove(b, b + (int64_t)(keepFrom - bufLo) * rowFloats,
+                                sizeof(float) * (size_t)(keep * rowFloats));
                     }
-                    bufLo = lo;
+                    bufLo = keepFrom;
                 }
                 first = false;
-                if (hi > bufHi) {
-                    pointwiseRows(n, qb0, Q, bufHi, hi, bufLo, buf);
-                    bufHi = hi;
-                }
+                newLo = bufHi;
+                newHi = std::max(hi, bufHi);
+                bufHi = newHi;
             }
-            for (int q = 0; q < Q; ++q) {
-                const int blk = qb0 + q;
-                const float* wb = w2 + (int64_t)blk * taps * kCpuPack;
-                r.bias = b2 + (int64_t)blk * kCpuPack;
-                float* yb = y + ((int64_t)n * p->midBlocks + blk) * g->oh * g->ow * kCpuPack;
-                for (int oy = o0; oy < o1; ++oy) {
-                    int k0, k1;
-                    dwValidRows(*g, oy, &k0, &k1);
-                    r.rows = k1 - k0;
-                    r.x = r.rows > 0 ? buf + q * blockFloats + (int64_t)(oy * g->sh - g->pt + k0 * g->dh - bufLo) * rowFloats
-                                     : buf;
-                    r.w = wb + (int64_t)k0 * g->kw * kCpuPack;
-                    r.y = yb + (int64_t)oy * g->ow * kCpuPack;
-                    f->packedDw(&r);
+            for (int grp = gA; grp < gB; ++grp) {
+                const int qb0 = grp * p->qMax, Q = std::min(p->qMax, p->midBlocks - qb0);
+                float* gbuf = buf + (qb0 - blkA) * blockFloats;
+                if (newHi > newLo) {
+                    pointwiseRows(n, qb0, Q, newLo, newHi, bufLo, gbuf);
+                }
+                for (int q = 0; q < Q; ++q) {
+                    depthwiseRows(n, qb0 + q, o0, o1, gbuf + q * blockFloats, bufLo);
                 }
             }
         }
@@ -230,31 +245,38 @@ public:
         p.qMax = mFuncs->pcQMax;
         p.groups = (p.midBlocks + p.qMax - 1) / p.qMax;
         const int threads = mPool ? mPool->threads() : 1;
-        // rows are split only to give every thread work: each split computes its window overlap again
-        p.splits = 1;
-        const int64_t planes = (int64_t)p.n * p.groups;
-        if (threads > 1 && planes < 4 * threads) {
-            p.splits = (int)std::max<int64_t>(1, std::min<int64_t>(g.oh / 2, (4 * threads + planes - 1) / planes));
-        }
+        // work items for the threads: sets of groups first (free: each reads the small input again),
+        // then ranges of rows (each computes its window overlap again), a few items per thread
+        const int wanted = threads > 1 ? 2 * threads : 1;
+        const int perImage = std::max(1, (wanted + p.n - 1) / p.n);
+        p.sets = std::min(p.groups, perImage);
+        p.setGroups = (p.groups + p.sets - 1) / p.sets;
+        p.sets = (p.groups + p.setGroups - 1) / p.setGroups;
+        p.splits = std::max(1, std::min(std::max(1, g.oh / 4), (perImage + p.sets - 1) / p.sets));
         // the largest band whose mid rows fit the budget (at least one output row)
         const size_t budget =
             static_cast<CPUBackend*>(backend())->memoryMode() == BackendConfig::Memory_Low ? kBandBytesLow : kBandBytes;
         const int rowsPerSplit = std::max(1, (g.oh + p.splits - 1) / p.splits);
+        const int setBlocks = std::min(p.midBlocks, p.setGroups * p.qMax);
         auto ringRowsFor = [&](int band) { return (band - 1) * g.sh + (g.kh - 1) * g.dh + 1; };
         p.bandRows = 1;
         while (p.bandRows < rowsPerSplit &&
-               (double)p.qMax * ringRowsFor(p.bandRows + 1) * rowFloats * sizeof(float) <= (double)budget) {
+               (double)setBlocks * ringRowsFor(p.bandRows + 1) * rowFloats * sizeof(float) <= (double)budget) {
             ++p.bandRows;
         }
         p.ringRows = std::min(ringRowsFor(p.bandRows), std::max(p.h, 1));
-        p.ringFloats = (int64_t)p.qMax * p.ringRows * p.w * kCpuPack;
-        p.items = planes * p.splits;
-        p.tasks = std::max<int64_t>(1, std::min<int64_t>(p.items, threads > 1 ? 2 * threads : 1));
+        p.ringFloats = (int64_t)setBlocks * p.ringRows * p.w * kCpuPack;
+        p.items = (int64_t)p.n * p.sets * p.splits;
+        if (p.items > (1 << 24)) {
+            MNN_ERROR("PointwiseDepthwise %s: batch %d too large for the banded kernel\n",
+                      TensorUtils::describe(outputs[0])->name.c_str(), p.n);
+            return INVALID_VALUE;
+        }
         mInPacked = isCpuPacked(inputs[0]);
         mOutPacked = isCpuPacked(outputs[0]);
         mInScratch = mInPacked ? 0 : (int64_t)inFloats;
         mOutScratch = mOutPacked ? 0 : (int64_t)outFloats;
-        const size_t scratch = sizeof(float) * (size_t)(mInScratch + mOutScratch + p.tasks * p.ringFloats);
+        const size_t scratch = sizeof(float) * (size_t)(mInScratch + mOutScratch + p.items * p.ringFloats);
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(scratch)) {
             return OUT_OF_MEMORY;
         }
@@ -286,7 +308,7 @@ public:
         job.post1 = mPost1.act ? &mPost1 : nullptr;
         job.post2 = mPost2.act ? &mPost2 : nullptr;
         if (p.items > 0) {
-            parallelFor(mPool, (int)p.tasks, job);
+            parallelFor(mPool, (int)p.items, job);
         }
         if (!mOutPacked) {
             PackedRepackJob unpack{y, outputs[0]->host<float>(), p.e, p.midBlocks, (int64_t)mGeom.oh * mGeom.ow, false};

@@ -17,9 +17,19 @@ constexpr int kQMax = 2;
 
 constexpr int kPrefetchRows = 16;
 
+/** 16 weights of a row: float, or IEEE half widened (exact) */
+template <bool H>
+inline __attribute__((always_inline)) __m512 loadWeights(const float* w, const uint16_t* wh, int64_t off) {
+    if (H) {
+        return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(wh + off)));
+    }
+    return _mm512_loadu_ps(w + off);
+}
+
 // acc += x * w over all input blocks and taps; PF: the weights are fetched kPrefetchRows rows ahead
 // (they stream from L3 / memory where they outgrow L2: Winograd U of wide layers), a line per 16 lanes
-template <int P, int Q, bool PF>
+// (32 bytes per 16 lanes for H: half weights, t->wHalf)
+template <int P, int Q, bool PF, bool H>
 inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* t, __m512 (&acc)[P][Q]) {
     const int64_t wRow = Q * 16;
     const int64_t xs = t->xPosStride;
@@ -28,18 +38,26 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
         const float* xb = t->x + kb * t->xBlockStride;
         for (int tp = 0; tp < t->taps; ++tp) {
             const float* xt = xb + t->tapOff[tp];
-            const float* wt = t->w + ((int64_t)kb * t->tapsAll + t->tapIdx[tp]) * 16 * wRow;
+            const int64_t wOff = ((int64_t)kb * t->tapsAll + t->tapIdx[tp]) * 16 * wRow;
+            const float* wt = H ? nullptr : t->w + wOff;
+            const uint16_t* wht = H ? t->wHalf + wOff : nullptr;
             for (int i = 0; i < lanes; ++i) {
                 __m512 wv[Q];
                 if (PF) {
 #pragma GCC unroll 16
                     for (int q = 0; q < Q; ++q) {
-                        _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * wRow + q * 16), _MM_HINT_T0);
+                        if (H) {
+                            if (q % 2 == 0) {
+                                _mm_prefetch((const char*)(wht + (i + kPrefetchRows) * wRow + q * 16), _MM_HINT_T0);
+                            }
+                        } else {
+                            _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * wRow + q * 16), _MM_HINT_T0);
+                        }
                     }
                 }
 #pragma GCC unroll 16
                 for (int q = 0; q < Q; ++q) {
-                    wv[q] = _mm512_loadu_ps(wt + i * wRow + q * 16);
+                    wv[q] = loadWeights<H>(wt, wht, i * wRow + q * 16);
                 }
 #pragma GCC unroll 16
                 for (int p = 0; p < P; ++p) {
@@ -54,7 +72,7 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
     }
 }
 
-template <int P, int Q>
+template <int P, int Q, bool H = false>
 void pconvTile(const PackedConvTile* t) {
     __m512 acc[P][Q];
 #pragma GCC unroll 16
@@ -67,9 +85,9 @@ void pconvTile(const PackedConvTile* t) {
         }
     }
     if (t->prefetch) {
-        accumulateTile<P, Q, true>(t, acc);
+        accumulateTile<P, Q, true, H>(t, acc);
     } else {
-        accumulateTile<P, Q, false>(t, acc);
+        accumulateTile<P, Q, false, H>(t, acc);
     }
     const GemmPost* post = t->post;
     if (post && post->act == 1) {
@@ -138,10 +156,23 @@ const TileFn kTiles[kQMax][kPMax] = {
      pconvTile<13, 2>, pconvTile<14, 2>},
 };
 
+// half weights: the few positions of a GEMV (pcHalfMaxP)
+constexpr int kHalfPMax = 4;
+const TileFn kHalfTiles[kQMax][kHalfPMax] = {
+    {pconvTile<1, 1, true>, pconvTile<2, 1, true>, pconvTile<3, 1, true>, pconvTile<4, 1, true>},
+    {pconvTile<1, 2, true>, pconvTile<2, 2, true>, pconvTile<3, 2, true>, pconvTile<4, 2, true>},
+};
+
 }  // namespace
 
 void pconv_14x32__avx512(const PackedConvTile* tile) {
     if (tile->P < 1 || tile->P > kPMax || tile->Q < 1 || tile->Q > kQMax) {
+        return;
+    }
+    if (tile->wHalf) {
+        if (tile->P <= kHalfPMax) {
+            kHalfTiles[tile->Q - 1][tile->P - 1](tile);
+        }
         return;
     }
     kTiles[tile->Q - 1][tile->P - 1](tile);
