@@ -27,6 +27,11 @@ namespace {
 
 /** bytes of one item's band buffer: the mid rows of a band stay in L2 */
 constexpr size_t kBandBytes = 256 * 1024;
+/**
+ * a split whose whole mid plane fits this runs as one band: bands re-read the pointwise weights
+ * (884 KB in efficientnet_b0's 7x7 blocks) and their tiles shrink to a row
+ */
+constexpr size_t kWholeBytes = 1024 * 1024;
 /** Memory_Low: the smallest bands (also how the tests reach many bands on small planes) */
 constexpr size_t kBandBytesLow = 16 * 1024;
 
@@ -259,10 +264,17 @@ public:
         const int rowsPerSplit = std::max(1, (g.oh + p.splits - 1) / p.splits);
         const int setBlocks = std::min(p.midBlocks, p.setGroups * p.qMax);
         auto ringRowsFor = [&](int band) { return (band - 1) * g.sh + (g.kh - 1) * g.dh + 1; };
-        p.bandRows = 1;
-        while (p.bandRows < rowsPerSplit &&
-               (double)setBlocks * ringRowsFor(p.bandRows + 1) * rowFloats * sizeof(float) <= (double)budget) {
-            ++p.bandRows;
+        auto ringBytes = [&](int band) {
+            return (double)setBlocks * std::min(ringRowsFor(band), std::max(p.h, 1)) * rowFloats * sizeof(float);
+        };
+        if (ringBytes(rowsPerSplit) <= (double)kWholeBytes && budget == kBandBytes) {
+            // the split's whole mid plane fits L2: one band, every weight of W1 read once per item
+            p.bandRows = rowsPerSplit;
+        } else {
+            p.bandRows = 1;
+            while (p.bandRows < rowsPerSplit && ringBytes(p.bandRows + 1) <= (double)budget) {
+                ++p.bandRows;
+            }
         }
         p.ringRows = std::min(ringRowsFor(p.bandRows), std::max(p.h, 1));
         p.ringFloats = (int64_t)setBlocks * p.ringRows * p.w * kCpuPack;
