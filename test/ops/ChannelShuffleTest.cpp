@@ -51,6 +51,88 @@ TEST(ChannelShuffle, MatchesUnfusedReshapeTranspose) {
     }
 }
 
+// several inputs and outputs against Concat -> ChannelShuffle -> one Slice per equal part
+TEST(ChannelShuffle, SeveralInputsAndOutputsMatchConcatShuffleSlices) {
+    struct Case {
+        int n, h, w;
+        std::vector<int> widths;
+        int group, outs;
+    };
+    for (auto k : std::vector<Case>{{1, 2, 3, {3, 3}, 2, 2}, {2, 3, 1, {5, 1, 6}, 3, 3}, {1, 2, 2, {58, 58}, 2, 2},
+                                    {1, 1, 4, {4}, 2, 4}, {2, 2, 2, {6, 2}, 4, 1}}) {
+        SCOPED_TRACE(testing::Message() << "inputs " << k.widths.size() << " group " << k.group << " outs " << k.outs);
+        int total = 0;
+        for (int c : k.widths) {
+            total += c;
+        }
+        ModelBuilder fused, plain;
+        std::vector<std::string> ins, outs;
+        for (size_t i = 0; i < k.widths.size(); ++i) {
+            ins.push_back("x" + std::to_string(i));
+            fused.input(ins.back(), {k.n, k.widths[i], k.h, k.w});
+            plain.input(ins.back(), {k.n, k.widths[i], k.h, k.w});
+        }
+        for (int m = 0; m < k.outs; ++m) {
+            outs.push_back("y" + std::to_string(m));
+        }
+        Schema::ChannelShuffleParamT sp;
+        sp.group = k.group;
+        fused.op(Schema::OpType::ChannelShuffle, "sh", ins, outs)->param.Set(sp);
+        Schema::AxisParamT ap;
+        ap.axis = 1;
+        plain.op(Schema::OpType::Concat, "cat", ins, {"c"})->param.Set(ap);
+        addShuffle(plain, "sh", "c", "s", k.group);
+        const int part = total / k.outs;
+        for (int m = 0; m < k.outs; ++m) {
+            const std::string id = std::to_string(m);
+            plain.constantInt64("st" + id, {1}, {m * part});
+            plain.constantInt64("en" + id, {1}, {(m + 1) * part});
+            plain.constantInt64("ax" + id, {1}, {1});
+            plain.op(Schema::OpType::Slice, "sl" + id, {"s", "st" + id, "en" + id, "ax" + id}, {outs[(size_t)m]});
+        }
+        for (auto& o : outs) {
+            fused.output(o);
+            plain.output(o);
+        }
+        std::map<std::string, const Tensor*> feed;
+        std::vector<std::unique_ptr<Tensor>> hold;
+        for (size_t i = 0; i < ins.size(); ++i) {
+            hold.push_back(makeTensor({k.n, k.widths[i], k.h, k.w},
+                                      randomFloats((size_t)k.n * k.widths[i] * k.h * k.w, 11 + (unsigned)i)));
+            feed[ins[i]] = hold.back().get();
+        }
+        auto a = runModel(fused.finish(), feed);
+        auto b = runModel(plain.finish(), feed);
+        ASSERT_EQ(a.code, NO_ERROR);
+        ASSERT_EQ(b.code, NO_ERROR);
+        for (auto& o : outs) {
+            auto ya = a.outputs[o], yb = b.outputs[o];
+            ASSERT_EQ(ya->shape(), yb->shape()) << o;
+            for (int i = 0; i < ya->elementSize(); ++i) {
+                ASSERT_EQ(ya->host<float>()[i], yb->host<float>()[i]) << o << " " << i;
+            }
+        }
+    }
+}
+
+TEST(ChannelShuffle, SeveralInputsOrOutputsThatDoNotFitFailAtCreateSession) {
+    // 8 channels into 3 outputs; inputs of different H
+    for (int bad = 0; bad < 2; ++bad) {
+        ModelBuilder mb;
+        mb.input("a", {1, 4, 2, 2});
+        mb.input("b", {1, 4, bad ? 3 : 2, 2});
+        Schema::ChannelShuffleParamT sp;
+        sp.group = 2;
+        std::vector<std::string> outs = bad ? std::vector<std::string>{"y0", "y1"}
+                                            : std::vector<std::string>{"y0", "y1", "y2"};
+        mb.op(Schema::OpType::ChannelShuffle, "sh", {"a", "b"}, outs)->param.Set(sp);
+        for (auto& o : outs) {
+            mb.output(o);
+        }
+        EXPECT_TRUE(createFails(mb.finish(), "sh", bad ? "does not match" : "outputs")) << bad;
+    }
+}
+
 TEST(ChannelShuffle, BadShapesFailAtCreateSession) {
     struct Case {
         std::vector<int> dims;

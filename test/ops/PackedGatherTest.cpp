@@ -123,6 +123,60 @@ TEST(PackedGather, ChannelShuffleOddChannelCounts) {
     }
 }
 
+// ChannelShuffle of several inputs (their concatenation) into several equal outputs: ShuffleNet's
+// Concat -> shuffle -> Slice halves as one op
+std::vector<uint8_t> shuffleIoModel(int n, int h, int w, const std::vector<int>& widths, int group, int outs) {
+    ModelBuilder mb;
+    mb.input("x", {n, 3, h, w});
+    std::vector<std::string> parts, ys;
+    int total = 0;
+    for (size_t i = 0; i < widths.size(); ++i) {
+        std::string p = "p" + std::to_string(i);
+        addConv(mb, "c" + p, "x", p, 3, widths[i], 3, 3, 1, 1, 1, 40 + (unsigned)i);
+        parts.push_back(p);
+        total += widths[i];
+    }
+    for (int m = 0; m < outs; ++m) {
+        ys.push_back("u" + std::to_string(m));
+    }
+    Schema::ChannelShuffleParamT sp;
+    sp.group = group;
+    mb.op(Schema::OpType::ChannelShuffle, "sh", parts, ys)->param.Set(sp);
+    for (int m = 0; m < outs; ++m) {
+        const std::string y = "y" + std::to_string(m);
+        addConv(mb, "d" + std::to_string(m), ys[(size_t)m], y, total / outs, 5, 1, 1, 1, 0, 1, 60 + (unsigned)m);
+        mb.output(y);
+    }
+    return mb.finish();
+}
+
+TEST(PackedGather, ChannelShuffleOfSeveralInputsIntoSeveralOutputs) {
+    struct Case {
+        std::vector<int> widths;
+        int group, outs;
+    };
+    for (auto k : std::vector<Case>{{{58, 58}, 2, 2},
+                                    {{116, 116}, 2, 2},
+                                    {{24, 24}, 2, 1},
+                                    {{16}, 2, 2},
+                                    {{5, 17, 2}, 3, 3},
+                                    {{32, 32, 32}, 4, 2}}) {
+        for (int n : {1, 2}) {
+            SCOPED_TRACE(testing::Message() << "inputs " << k.widths.size() << " first " << k.widths[0] << " group "
+                                            << k.group << " outputs " << k.outs << " n " << n);
+            std::vector<std::string> packed;
+            for (size_t i = 0; i < k.widths.size(); ++i) {
+                packed.push_back("p" + std::to_string(i));
+            }
+            for (int m = 0; m < k.outs; ++m) {
+                packed.push_back("u" + std::to_string(m));
+            }
+            expectPackedMatchesReference(shuffleIoModel(n, 4, 7, k.widths, k.group, k.outs), {n, 3, 4, 7}, packed,
+                                         "sh", "packed-shuffle", 93);
+        }
+    }
+}
+
 TEST(PackedGather, ConcatUnalignedParts) {
     for (auto widths : std::vector<std::vector<int>>{{58, 58}, {5, 17, 24}, {3, 16}, {16, 1, 31}, {116, 116}}) {
         for (int n : {1, 2}) {

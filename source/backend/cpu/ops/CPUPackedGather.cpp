@@ -1,6 +1,6 @@
 // Channel-axis data movement on the packed layout (NC16HW16) at any channel offsets: Slice on
-// axis 1, ChannelShuffle and Concat along channels with parts that do not start on a 16-channel
-// block. onResize builds one plan: for every output block, a short list of entries (input tensor,
+// axis 1, ChannelShuffle (of several inputs' concatenation, into several equal outputs) and Concat
+// along channels with parts that do not start on a 16-channel block. onResize builds one plan: for every output block, a short list of entries (input tensor,
 // input block, lane permutation, lane mask); onExecute builds each output vector from its entries
 // with the table's pgather kernel (masked permutes on AVX-512), lanes past C written as 0.
 #include <stdio.h>
@@ -55,14 +55,32 @@ static int sliceChannelStart(const std::vector<Tensor*>& inputs, const std::vect
     return (int)r.start[1];
 }
 
+// the group of a ChannelShuffle whose inputs and outputs are 4-D float tensors of one N, H, W
+// (several inputs: shuffled as their concatenation; several outputs: equal parts); 0 otherwise
 static int shuffleGroup(const Schema::Op* op, const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
     auto p = op->param_as_ChannelShuffleParam();
     const int g = p ? p->group() : 0;
-    if (inputs.size() != 1 || outputs.size() != 1 || !float4d(inputs[0]) || !float4d(outputs[0]) || g < 1 ||
-        inputs[0]->length(1) % g != 0) {
+    if (inputs.empty() || outputs.empty() || g < 1 || !float4d(inputs[0])) {
         return 0;
     }
-    return g;
+    auto same = [&](const Tensor* t) {
+        return float4d(t) && t->length(0) == inputs[0]->length(0) && t->length(2) == inputs[0]->length(2) &&
+               t->length(3) == inputs[0]->length(3);
+    };
+    int64_t channels = 0, outChannels = 0;
+    for (auto t : inputs) {
+        if (!same(t)) {
+            return 0;
+        }
+        channels += t->length(1);
+    }
+    for (auto t : outputs) {
+        if (!same(t) || t->length(1) != outputs[0]->length(1)) {
+            return 0;
+        }
+        outChannels += t->length(1);
+    }
+    return channels == outChannels && channels % g == 0 ? g : 0;
 }
 
 bool packedGatherSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
@@ -84,9 +102,15 @@ public:
     CPUPackedGather(Backend* b, Schema::OpType type, int group) : Execution(b), mType(type), mGroup(group) {}
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         auto y = outputs[0];
-        const int dataInputs = mType == Schema::OpType::Concat ? (int)inputs.size() : 1;
-        if (!float4d(y) || !isCpuPacked(y)) {
-            return NOT_SUPPORT;
+        const bool shuffle = mType == Schema::OpType::ChannelShuffle;
+        const int dataInputs = mType == Schema::OpType::Concat || shuffle ? (int)inputs.size() : 1;
+        const int outs = shuffle ? (int)outputs.size() : 1;
+        for (int m = 0; m < outs; ++m) {
+            auto t = outputs[m];
+            if (!float4d(t) || !isCpuPacked(t) || t->length(0) != y->length(0) || t->length(2) != y->length(2) ||
+                t->length(3) != y->length(3)) {
+                return NOT_SUPPORT;
+            }
         }
         for (int k = 0; k < dataInputs; ++k) {
             auto x = inputs[k];
@@ -95,68 +119,79 @@ public:
                 return NOT_SUPPORT;
             }
         }
-        // output channel o comes from channel src[o].second of data input src[o].first
+        // output channel o of output m comes from channel src[m][o].second of data input src[m][o].first
+        std::vector<std::vector<std::pair<int, int>>> srcs((size_t)outs);
         const int channels = y->length(1);
-        std::vector<std::pair<int, int>> src(channels);
+        auto& src = srcs[0];
         if (mType == Schema::OpType::Slice) {
             const int start = sliceChannelStart(inputs, outputs);
             if (start < 0) {
                 return NOT_SUPPORT;
             }
             for (int o = 0; o < channels; ++o) {
-                src[o] = {0, start + o};
+                src.emplace_back(0, start + o);
             }
-        } else if (mType == Schema::OpType::ChannelShuffle) {
-            if (mGroup < 1 || channels % mGroup != 0 || inputs[0]->length(1) != channels) {
-                return NOT_SUPPORT;
-            }
-            const int per = channels / mGroup;
-            for (int o = 0; o < channels; ++o) {
-                src[o] = {0, (o % mGroup) * per + o / mGroup};
-            }
-        } else {
-            int o = 0;
+        } else if (shuffle) {
+            // the inputs' channels in concatenation order, shuffled, cut into the outputs
+            std::vector<std::pair<int, int>> cat;
             for (int k = 0; k < dataInputs; ++k) {
-                for (int c = 0; c < inputs[k]->length(1) && o < channels; ++c) {
-                    src[o++] = {k, c};
+                for (int c = 0; c < inputs[k]->length(1); ++c) {
+                    cat.emplace_back(k, c);
                 }
             }
-            if (o != channels) {
+            const int total = (int)cat.size();
+            if (mGroup < 1 || total % mGroup != 0 || total != channels * outs) {
+                return NOT_SUPPORT;
+            }
+            const int per = total / mGroup;
+            for (int o = 0; o < total; ++o) {
+                srcs[(size_t)(o / channels)].push_back(cat[(size_t)((o % mGroup) * per + o / mGroup)]);
+            }
+        } else {
+            for (int k = 0; k < dataInputs; ++k) {
+                for (int c = 0; c < inputs[k]->length(1) && (int)src.size() < channels; ++c) {
+                    src.emplace_back(k, c);
+                }
+            }
+            if ((int)src.size() != channels) {
                 return NOT_SUPPORT;
             }
         }
         mBatch = y->length(0);
         mPlane = (int64_t)y->length(2) * y->length(3);
-        mOutBlocks = packedBlocks(channels);
+        mOutBlocksOf = packedBlocks(channels);
+        mOutBlocks = mOutBlocksOf * outs;  // every output has as many blocks
         mInBlocks.assign(dataInputs, 0);
         for (int k = 0; k < dataInputs; ++k) {
             mInBlocks[k] = packedBlocks(inputs[k]->length(1));
         }
-        // entries of each output block, in order of first use
+        // entries of each output block (output m's block ob is m * mOutBlocksOf + ob), in order of first use
         mEntryStart.assign(mOutBlocks + 1, 0);
         mEntryInput.clear();
         mEntryBlock.clear();
         mPerm.clear();
         mMask.clear();
-        for (int ob = 0; ob < mOutBlocks; ++ob) {
+        for (int gob = 0; gob < mOutBlocks; ++gob) {
+            const auto& s = srcs[(size_t)(gob / mOutBlocksOf)];
+            const int ob = gob % mOutBlocksOf;
             const int first = (int)mEntryInput.size();
             for (int l = 0; l < kCpuPack && ob * kCpuPack + l < channels; ++l) {
-                const auto s = src[ob * kCpuPack + l];
+                const auto c = s[(size_t)(ob * kCpuPack + l)];
                 int e = first;
                 while (e < (int)mEntryInput.size() &&
-                       (mEntryInput[e] != s.first || mEntryBlock[e] != s.second / kCpuPack)) {
+                       (mEntryInput[e] != c.first || mEntryBlock[e] != c.second / kCpuPack)) {
                     ++e;
                 }
                 if (e == (int)mEntryInput.size()) {
-                    mEntryInput.push_back(s.first);
-                    mEntryBlock.push_back(s.second / kCpuPack);
+                    mEntryInput.push_back(c.first);
+                    mEntryBlock.push_back(c.second / kCpuPack);
                     mPerm.resize(mPerm.size() + kCpuPack, 0);
                     mMask.push_back(0);
                 }
-                mPerm[(size_t)e * kCpuPack + l] = s.second % kCpuPack;
+                mPerm[(size_t)e * kCpuPack + l] = c.second % kCpuPack;
                 mMask[e] |= 1u << l;
             }
-            mEntryStart[ob + 1] = (int)mEntryInput.size();
+            mEntryStart[gob + 1] = (int)mEntryInput.size();
         }
         // work items: (image, output block, chunk of positions); chunks only to feed the threads
         auto pool = static_cast<CPUBackend*>(mBackend)->threadPool();
@@ -180,7 +215,6 @@ public:
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        float* y = outputs[0]->host<float>();
         auto task = [&](int i) {
             const int chunk = i % mChunks;
             const int rest = i / mChunks;
@@ -202,7 +236,8 @@ public:
             b.perm = mPerm.data() + (size_t)e0 * kCpuPack;
             b.mask = mMask.data() + e0;
             b.entries = entries;
-            b.y = y + (((int64_t)n * mOutBlocks + ob) * mPlane + p0) * kCpuPack;
+            float* y = outputs[(size_t)(ob / mOutBlocksOf)]->host<float>();
+            b.y = y + (((int64_t)n * mOutBlocksOf + ob % mOutBlocksOf) * mPlane + p0) * kCpuPack;
             b.count = count;
             mFuncs->packedGather(&b);
         };
@@ -216,7 +251,7 @@ public:
 private:
     Schema::OpType mType;
     int mGroup;
-    int mBatch = 0, mOutBlocks = 0, mChunks = 1;
+    int mBatch = 0, mOutBlocks = 0, mOutBlocksOf = 0, mChunks = 1;  // all outputs' blocks, one output's
     int64_t mPlane = 0, mChunkLen = 0;
     std::vector<int> mInBlocks;
     std::vector<int> mEntryStart, mEntryInput, mEntryBlock;

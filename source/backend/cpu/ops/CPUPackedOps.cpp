@@ -28,7 +28,9 @@ static bool isConstant(const Tensor* t) {
 }
 
 int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
-    if (inputs.empty() || outputs.size() != 1 || !isFloat4d(outputs[0])) {
+    // one output, except ChannelShuffle (equal channel parts)
+    if (inputs.empty() || outputs.empty() || !isFloat4d(outputs[0]) ||
+        (outputs.size() != 1 && op->type() != Schema::OpType::ChannelShuffle)) {
         return Backend::PACKED_NONE;
     }
     switch (op->type()) {
