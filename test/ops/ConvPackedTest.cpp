@@ -73,6 +73,7 @@ std::vector<PcCase> cases() {
         // mobilenet stems (3x3 stride 2 on 3 channels, batch 2), one channel, 4 channels with
         // dilation and asymmetric pads (NHWC when the input is a graph input)
         {2, 3, 16, 15, 16, 3, 3, 2, 2, {1, 1, 1, 1}, 1, A::HARD_SWISH},
+        {1, 3, 16, 7, 9, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::RELU},  // RGB stem, 63 positions (NHWC tail)
         {1, 1, 8, 9, 7, 3, 3, 2, 2, {1, 0, 0, 1}, 1, A::NONE},
         {1, 4, 20, 11, 13, 5, 5, 1, 1, {2, 1, 3, 2}, 2, A::CLIP},
         {1, 17, 40, 9, 10, 5, 5, 1, 1, {2, 2, 2, 2}, 1, A::HARD_SWISH},

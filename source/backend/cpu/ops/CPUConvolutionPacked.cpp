@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <algorithm>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <string>
 #include <vector>
 #include "CPUPackedOps.hpp"
@@ -53,6 +56,36 @@ struct PcTapList {
  * "block" whose positions are C floats apart, so a stem convolution on 3 channels neither writes
  * nor reads 13 padding lanes per position.
  */
+/** positions [p0, p1) of one image: d[p * C + c] = s[c * plane + p] (C known: the loop vectorises) */
+template <int C>
+inline void toNhwc(const float* s, float* d, int64_t plane, int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+        for (int c = 0; c < C; ++c) {
+            d[p * C + c] = s[c * plane + p];
+        }
+    }
+}
+
+/** toNhwc<3> four positions at a time on SSE2 (the x86-64 baseline: no ISA flags) */
+inline void toNhwc3(const float* s, float* d, int64_t plane, int64_t p0, int64_t p1) {
+    int64_t p = p0;
+#if defined(__SSE2__)
+    const float *r = s, *g = s + plane, *b = s + 2 * plane;
+    for (; p + 4 <= p1; p += 4) {
+        const __m128 rv = _mm_loadu_ps(r + p), gv = _mm_loadu_ps(g + p), bv = _mm_loadu_ps(b + p);
+        const __m128 rgLo = _mm_unpacklo_ps(rv, gv), rgHi = _mm_unpackhi_ps(rv, gv);  // r0 g0 r1 g1, r2 g2 r3 g3
+        const __m128 t0 = _mm_shuffle_ps(bv, rgLo, _MM_SHUFFLE(2, 2, 0, 0));          // b0 b0 r1 r1
+        const __m128 t1 = _mm_shuffle_ps(rgLo, bv, _MM_SHUFFLE(1, 1, 3, 3));          // g1 g1 b1 b1
+        const __m128 t2 = _mm_shuffle_ps(bv, rgHi, _MM_SHUFFLE(3, 2, 3, 2));          // b2 b3 r3 g3
+        float* o = d + p * 3;
+        _mm_storeu_ps(o, _mm_shuffle_ps(rgLo, t0, _MM_SHUFFLE(2, 0, 1, 0)));      // r0 g0 b0 r1
+        _mm_storeu_ps(o + 4, _mm_shuffle_ps(t1, rgHi, _MM_SHUFFLE(1, 0, 2, 0)));  // g1 b1 r2 g2
+        _mm_storeu_ps(o + 8, _mm_shuffle_ps(t2, t2, _MM_SHUFFLE(1, 3, 2, 0)));    // b2 r3 g3 b3
+    }
+#endif
+    toNhwc<3>(s, d, plane, p, p1);
+}
+
 struct NhwcJob {
     const float* src;
     float* dst;
@@ -64,6 +97,19 @@ struct NhwcJob {
         const int64_t p1 = std::min(plane, p0 + rows);
         const float* s = src + n * channels * plane;
         float* d = dst + n * channels * plane;
+        switch (channels) {
+            case 1:
+                toNhwc<1>(s, d, plane, p0, p1);
+                return;
+            case 3:
+                toNhwc3(s, d, plane, p0, p1);  // RGB stems
+                return;
+            case 4:
+                toNhwc<4>(s, d, plane, p0, p1);
+                return;
+            default:
+                break;
+        }
         for (int64_t p = p0; p < p1; ++p) {
             for (int c = 0; c < channels; ++c) {
                 d[p * channels + c] = s[c * plane + p];
