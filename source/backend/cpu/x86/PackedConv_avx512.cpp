@@ -16,6 +16,7 @@ constexpr int kPMax = 14;
 constexpr int kQMax = 2;
 
 constexpr int kPrefetchRows = 16;
+constexpr int kPrefetchRowsHalf = 4;  // half rows are 32 B per block: the hardware prefetcher does most (mobilenet_v3 heads: 4 rows 0.21 ms, 16 rows 0.25 ms)
 
 /** 16 weights of a row: float, or IEEE half widened (exact) */
 template <bool H>
@@ -48,7 +49,7 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
                     for (int q = 0; q < Q; ++q) {
                         if (H) {
                             if (q % 2 == 0) {
-                                _mm_prefetch((const char*)(wht + (i + kPrefetchRows) * wRow + q * 16), _MM_HINT_T0);
+                                _mm_prefetch((const char*)(wht + (i + kPrefetchRowsHalf) * wRow + q * 16), _MM_HINT_T0);
                             }
                         } else {
                             _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * wRow + q * 16), _MM_HINT_T0);
