@@ -827,3 +827,198 @@ TEST(ConverterPasses, PointwiseDepthwiseCompressedModelsStayClose) {
         EXPECT_LT(err / maxRef, o->fp16 ? 2e-3f : 2e-2f);
     }
 }
+
+namespace {
+// ShuffleNet v2 basic block: x [1, 2c, h, w] -> Slice halves a, b; b -> Conv 1x1 -> Relu -> bb;
+// Concat(a, bb) [1, C, H, w] -> Reshape [1, 2, C / 2, H, w] -> Transpose 0,2,1,3,4 -> Reshape -> s
+// (C = 2c, H = h on axis 1; C = c, H = 2h on axis 2);
+// each cut of s -> Conv 1x1 (cut channels -> 3) -> y<i> (or Relu -> y<i> where the cut is no
+// channel range)
+struct ShuffleBlock {
+    int c = 4, h = 3, w = 5;
+    bool concat = true;  // false: s shuffles Conv(x) directly
+    int64_t concatAxis = 1;
+    bool concatAlsoRead = false;  // the concat's output also feeds a Relu -> z
+    bool shuffleIsOutput = false;
+    struct Cut {
+        int64_t start, end, axis, step;  // step 0: no steps input
+    };
+    std::vector<Cut> cuts = {{0, 4, 1, 0}, {4, INT64_MAX, 1, 1}};
+};
+
+OnnxBuilder shuffleBlock(const ShuffleBlock& k) {
+    OnnxBuilder b(13);
+    const int64_t c2 = 2 * k.c;
+    b.input("x", {1, c2, k.h, k.w});
+    auto slice = [&b](const std::string& in, const std::string& out, const ShuffleBlock::Cut& cut) {
+        b.initializerInt64(out + "_s", {1}, {cut.start});
+        b.initializerInt64(out + "_e", {1}, {cut.end});
+        b.initializerInt64(out + "_a", {1}, {cut.axis});
+        std::vector<std::string> ins = {in, out + "_s", out + "_e", out + "_a"};
+        if (cut.step != 0) {
+            b.initializerInt64(out + "_st", {1}, {cut.step});
+            ins.push_back(out + "_st");
+        }
+        b.node("Slice", ins, {out});
+    };
+    unsigned seed = 90;
+    auto conv = [&b, &seed](const std::string& in, const std::string& out, int64_t cin, int64_t cout) {
+        b.initializer(out + "_w", {cout, cin, 1, 1}, randomFloats((size_t)(cin * cout), seed++, -1, 1));
+        b.initializer(out + "_b", {cout}, randomFloats((size_t)cout, seed++, -1, 1));
+        b.node("Conv", {in, out + "_w", out + "_b"}, {out});
+    };
+    std::string cat = "cat";
+    if (k.concat) {
+        slice("x", "a", {0, k.c, 1, 0});
+        slice("x", "b", {k.c, c2, 1, 0});
+        conv("b", "bc", k.c, k.c);
+        b.node("Relu", {"bc"}, {"bb"});
+        OnnxBuilder::attr(b.node("Concat", {"a", "bb"}, {"cat"}), "axis", k.concatAxis);
+        if (k.concatAlsoRead) {
+            b.node("Relu", {"cat"}, {"z"});
+            b.output("z");
+        }
+    } else {
+        conv("x", "cat", c2, c2);
+    }
+    const int64_t cc = k.concatAxis == 2 ? k.c : c2, hh = k.concatAxis == 2 ? 2 * k.h : k.h;
+    b.initializerInt64("s5", {5}, {1, 2, cc / 2, hh, k.w});
+    b.initializerInt64("s4", {4}, {1, cc, hh, k.w});
+    b.node("Reshape", {cat, "s5"}, {"r"});
+    OnnxBuilder::attr(b.node("Transpose", {"r"}, {"t"}), "perm", std::vector<int64_t>{0, 2, 1, 3, 4});
+    b.node("Reshape", {"t", "s4"}, {"s"});
+    if (k.shuffleIsOutput || k.cuts.empty()) {
+        b.output("s");
+    }
+    for (size_t i = 0; i < k.cuts.size(); ++i) {
+        auto cut = k.cuts[i];
+        const std::string p = "p" + std::to_string(i), y = "y" + std::to_string(i);
+        slice("s", p, cut);
+        auto clamp = [cc](int64_t v) { return std::min(std::max(v < 0 ? v + cc : v, (int64_t)0), cc); };
+        const int64_t n = clamp(cut.end) - clamp(cut.start);
+        if ((cut.axis == 1 || cut.axis == -3) && (cut.step == 0 || cut.step == 1) && n > 0) {
+            conv(p, y, n, 3);
+        } else {
+            b.node("Relu", {p}, {y});
+        }
+        b.output(y);
+    }
+    return b;
+}
+
+std::map<std::string, std::pair<std::vector<int>, std::vector<float>>> shuffleBlockInput(const ShuffleBlock& k) {
+    return {{"x", {{1, 2 * k.c, k.h, k.w}, randomFloats((size_t)(2 * k.c * k.h * k.w), 95, -2, 2)}}};
+}
+}  // namespace
+
+// the whole block: one ChannelShuffle with the Concat's inputs and the Slices' outputs, same numbers
+// as the unfused Concat / Reshape / Transpose / Reshape / Slice run
+TEST(ConverterPasses, ShuffleBlockConcatAndSlicesFoldedIntoChannelShuffle) {
+    REQUIRE_ENGINE_OPS(T::Slice, T::Concat, T::Reshape, T::Transpose, T::Convolution, T::ChannelShuffle);
+    std::vector<ShuffleBlock> cases(4);
+    cases[1].concatAxis = -3;
+    cases[1].cuts = {{4, 1LL << 40, -3, 1}, {0, -4, 1, 0}};  // listed out of order, -4 = 4, huge end
+    cases[2].c = 6;
+    cases[2].cuts = {{-12, 6, 1, 0}, {6, 12, 1, 0}};
+    cases[3].c = 6;
+    cases[3].cuts = {{0, 3, 1, 0}, {9, 100, 1, 0}, {3, 6, 1, 0}, {6, 9, 1, 1}};  // 4 parts
+    for (size_t i = 0; i < cases.size(); ++i) {
+        SCOPED_TRACE(testing::Message() << "case " << i);
+        auto& k = cases[i];
+        auto m = convertBoth(shuffleBlock(k));
+        auto before = opCounts(m.before), after = opCounts(m.after);
+        EXPECT_EQ(before["Slice"], 2 + (int)k.cuts.size());
+        EXPECT_EQ(after["ChannelShuffle"], 1);
+        EXPECT_EQ(after["Concat"], 0);
+        EXPECT_EQ(after["Slice"], 2);  // the block's input split stays
+        auto net = netOf(m.after);
+        auto op = firstOp(net, T::ChannelShuffle);
+        ASSERT_NE(op, nullptr);
+        ASSERT_EQ(op->inputs()->size(), 2u);
+        EXPECT_EQ(tensorName(net, op->inputs()->Get(0)), "a");
+        EXPECT_EQ(tensorName(net, op->inputs()->Get(1)), "bb");
+        ASSERT_EQ(op->outputs()->size(), k.cuts.size());
+        // outputs in channel order: the cut starting at part j * C / m
+        std::vector<std::pair<int64_t, std::string>> order;
+        for (size_t j = 0; j < k.cuts.size(); ++j) {
+            order.push_back({(k.cuts[j].start + 2 * k.c) % (2 * k.c), "p" + std::to_string(j)});
+        }
+        std::sort(order.begin(), order.end());
+        for (size_t j = 0; j < order.size(); ++j) {
+            EXPECT_EQ(tensorName(net, op->outputs()->Get((int)j)), order[j].second);
+        }
+        expectSameOutputs(m, shuffleBlockInput(k), 1e-4f, 1e-4f);
+    }
+}
+
+// either half alone: the Concat folded with the shuffled tensor a graph output; the Slices taken with
+// no Concat before the shuffle
+TEST(ConverterPasses, ShuffleConcatOrSlicesFoldedAlone) {
+    REQUIRE_ENGINE_OPS(T::Slice, T::Concat, T::Reshape, T::Transpose, T::Convolution, T::ChannelShuffle);
+    ShuffleBlock onlyConcat;
+    onlyConcat.cuts.clear();
+    auto m1 = convertBoth(shuffleBlock(onlyConcat));
+    auto a1 = opCounts(m1.after);
+    EXPECT_EQ(a1["ChannelShuffle"], 1);
+    EXPECT_EQ(a1["Concat"], 0);
+    auto op1 = firstOp(netOf(m1.after), T::ChannelShuffle);
+    ASSERT_NE(op1, nullptr);
+    EXPECT_EQ(op1->inputs()->size(), 2u);
+    EXPECT_EQ(op1->outputs()->size(), 1u);
+    expectSameOutputs(m1, shuffleBlockInput(onlyConcat), 1e-4f, 1e-4f);
+
+    ShuffleBlock onlySlices;
+    onlySlices.concat = false;
+    auto m2 = convertBoth(shuffleBlock(onlySlices));
+    auto a2 = opCounts(m2.after);
+    EXPECT_EQ(a2["ChannelShuffle"], 1);
+    EXPECT_EQ(a2["Slice"], 0);
+    auto op2 = firstOp(netOf(m2.after), T::ChannelShuffle);
+    ASSERT_NE(op2, nullptr);
+    EXPECT_EQ(op2->inputs()->size(), 1u);
+    EXPECT_EQ(op2->outputs()->size(), 2u);
+    expectSameOutputs(m2, shuffleBlockInput(onlySlices), 1e-4f, 1e-4f);
+}
+
+TEST(ConverterPasses, ShuffleConcatAndSlicesNotFoldedOtherwise) {
+    REQUIRE_ENGINE_OPS(T::Slice, T::Concat, T::Reshape, T::Transpose, T::Convolution, T::ChannelShuffle);
+    struct Case {
+        const char* what;
+        ShuffleBlock k;
+        bool concatFolds, slicesFold;
+    };
+    std::vector<Case> cases;
+    auto add = [&cases](const char* what, bool concatFolds, bool slicesFold) -> ShuffleBlock& {
+        cases.push_back({what, ShuffleBlock(), concatFolds, slicesFold});
+        return cases.back().k;
+    };
+    {
+        auto& k = add("concat on axis 2", false, true);  // shuffles [1, c, 2h, w]
+        k.concatAxis = 2;
+        k.cuts = {{0, 2, 1, 0}, {2, 4, 1, 0}};
+    }
+    add("concat also read by a Relu", false, true).concatAlsoRead = true;
+    add("shuffled tensor also a graph output", true, false).shuffleIsOutput = true;
+    add("slices miss channels", true, false).cuts = {{0, 4, 1, 0}, {5, 8, 1, 0}};
+    add("unequal parts", true, false).cuts = {{0, 3, 1, 0}, {3, 8, 1, 0}};
+    add("overlapping slices", true, false).cuts = {{0, 4, 1, 0}, {4, 8, 1, 0}, {2, 6, 1, 0}};
+    add("overlapping halves", true, false).cuts = {{0, 4, 1, 0}, {2, 6, 1, 0}};
+    add("one half twice", true, false).cuts = {{0, 4, 1, 0}, {0, 4, 1, 0}};
+    add("step 2", true, false).cuts = {{0, 4, 1, 2}, {4, 8, 1, 0}};
+    add("a slice on axis 2", true, false).cuts = {{0, 4, 1, 0}, {0, 2, 2, 0}};
+    add("one slice of all channels", true, false).cuts = {{0, 8, 1, 0}};
+    for (auto& cs : cases) {
+        SCOPED_TRACE(cs.what);
+        auto m = convertBoth(shuffleBlock(cs.k));
+        auto before = opCounts(m.before), after = opCounts(m.after);
+        EXPECT_EQ(after["Concat"], cs.concatFolds ? 0 : 1);
+        EXPECT_EQ(after["Slice"], before["Slice"] - (cs.slicesFold ? (int)cs.k.cuts.size() : 0));
+        auto op = firstOp(netOf(m.after), T::ChannelShuffle);
+        if (cs.concatFolds || cs.slicesFold) {
+            ASSERT_NE(op, nullptr);
+            EXPECT_EQ(op->inputs()->size(), cs.concatFolds ? 2u : 1u);
+            EXPECT_EQ(op->outputs()->size(), cs.slicesFold ? cs.k.cuts.size() : 1u);
+        }
+        expectSameOutputs(m, shuffleBlockInput(cs.k), 1e-4f, 1e-4f);
+    }
+}

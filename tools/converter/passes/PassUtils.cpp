@@ -56,6 +56,7 @@ void runPasses(Graph& g) {
         changed |= fuseActivation(g);
         changed |= foldPad(g);
         changed |= fuseChannelShuffle(g);
+        changed |= fuseChannelShuffleIO(g);
         changed |= removeIdentity(g);
         changed |= removeDeadNodes(g);
         if (!changed) {

@@ -37,6 +37,13 @@ bool foldPad(Graph& g);
  */
 bool fuseChannelShuffle(Graph& g);
 /**
+ * a Concat along channels (axis 1 / -3 of 4-D inputs) read only by a ChannelShuffle -> the shuffle
+ * reads the Concat's inputs; a ChannelShuffle output read only by m >= 2 Slices along channels
+ * (constant starts / ends / axes, step 1) that cut it into m equal contiguous parts, one each, ->
+ * the shuffle writes the Slices' outputs (in channel order). Static shapes only.
+ */
+bool fuseChannelShuffleIO(Graph& g);
+/**
  * a 1x1 Convolution (stride 1, no pads, group 1, constant W [E, C, 1, 1]) read only by a depthwise
  * Convolution (group E > 1, constant W [E, 1, kh, kw]) -> one PointwiseDepthwise carrying both
  * ConvParams. Run after the fixed point (activations already fused), not inside it.
