@@ -1,4 +1,5 @@
 #include "CPUOpUtils.hpp"
+#include <math.h>
 #include <string.h>
 #include "SaturateCast.hpp"
 
@@ -118,6 +119,20 @@ bool ParamBytes::changed(const std::vector<Tensor*>& inputs) {
     }
     mValid = true;
     return differs;
+}
+
+bool halfWeights(const std::vector<float>& w, std::vector<uint16_t>* h) {
+    h->clear();
+    for (float v : w) {
+        if (!(std::fabs(v) <= 65504.0f)) {
+            return false;
+        }
+    }
+    h->resize(w.size());
+    for (size_t i = 0; i < w.size(); ++i) {
+        (*h)[i] = TensorUtils::floatToFp16(w[i]);
+    }
+    return true;
 }
 
 GemmPost gemmPostFor(const ConvAttrs& attrs) {

@@ -21,6 +21,12 @@ namespace CPUUtils {
  */
 GemmPost gemmPostFor(const ConvAttrs& attrs);
 
+/**
+ * packed weights as IEEE half (PackedConvTile::wHalf), round to nearest; false (h empty) when a
+ * weight is outside the half range or NaN: the caller keeps the float weights
+ */
+bool halfWeights(const std::vector<float>& w, std::vector<uint16_t>* h);
+
 /** element strides of `in` (right-aligned) as seen from an output of shape `out`; 0 where broadcast */
 std::vector<int64_t> broadcastStrides(const std::vector<int>& in, const std::vector<int>& out);
 

@@ -408,14 +408,8 @@ private:
         if (high || maxP < 1 || maxP > mFuncs->pcHalfMaxP) {
             return;
         }
-        for (float v : mWeights) {
-            if (!(std::fabs(v) <= 65504.0f)) {
-                return;
-            }
-        }
-        mWeightsHalf.resize(mWeights.size());
-        for (size_t i = 0; i < mWeights.size(); ++i) {
-            mWeightsHalf[i] = TensorUtils::floatToFp16(mWeights[i]);
+        if (!CPUUtils::halfWeights(mWeights, &mWeightsHalf)) {
+            return;
         }
         std::vector<float>().swap(mWeights);
     }

@@ -264,14 +264,8 @@ private:
         if (high || mFuncs->pcHalfMaxP < mM) {
             return;
         }
-        for (float v : mGemvW) {
-            if (!(std::fabs(v) <= 65504.0f)) {
-                return;
-            }
-        }
-        mGemvH.resize(mGemvW.size());
-        for (size_t i = 0; i < mGemvW.size(); ++i) {
-            mGemvH[i] = TensorUtils::floatToFp16(mGemvW[i]);
+        if (!CPUUtils::halfWeights(mGemvW, &mGemvH)) {
+            return;
         }
         std::vector<float>().swap(mGemvW);
     }

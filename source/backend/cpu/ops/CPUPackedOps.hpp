@@ -75,7 +75,7 @@ struct CPUCoreFunctions;
  */
 void packConvWeights(const CPUCoreFunctions& f, const float* w, int m, int c, int taps, std::vector<float>* out);
 
-/** what the dwpack kernel needs of one depthwise output plane */
+/** what the dwpack / poolpack row kernels need of one output plane */
 struct DwPlaneGeom {
     int ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl;
     int in0, in1;  // output columns whose whole window lies inside the input row

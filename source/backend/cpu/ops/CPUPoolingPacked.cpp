@@ -18,13 +18,9 @@ namespace MNN {
 
 namespace {
 
-struct PoolPlaneGeom {
-    int ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl, in0, in1;
-};
-
 struct PackedPoolJob {
     const CPUCoreFunctions* f;
-    const PoolPlaneGeom* g;
+    const DwPlaneGeom* g;
     const float* x;
     float* y;
     const float* invY;
@@ -80,28 +76,8 @@ public:
                       TensorUtils::describe(outputs[0])->name.c_str(), (int)geom.input.size());
             return NOT_SUPPORT;
         }
-        auto& g = mGeom;
-        g.ih = geom.input[0];
-        g.iw = geom.input[1];
-        g.oh = geom.output[0];
-        g.ow = geom.output[1];
-        g.kh = geom.kernel[0];
-        g.kw = geom.kernel[1];
-        g.sh = geom.strides[0];
-        g.sw = geom.strides[1];
-        g.dh = geom.dilations[0];
-        g.dw = geom.dilations[1];
-        g.pt = geom.padBegin[0];
-        g.pl = geom.padBegin[1];
-        // interior columns: the whole window inside [0, iw)
-        g.in0 = 0;
-        while (g.in0 < g.ow && g.in0 * g.sw - g.pl < 0) {
-            ++g.in0;
-        }
-        g.in1 = g.in0;
-        while (g.in1 < g.ow && g.in1 * g.sw - g.pl + (g.kw - 1) * g.dw < g.iw) {
-            ++g.in1;
-        }
+        mGeom = dwPlaneGeom(geom);  // the same row geometry as the packed depthwise kernel
+        const auto& g = mGeom;
         // per dimension: 1 / (inside count, or the count inside [-padBegin, in + padEnd))
         auto inverse = [&](int d, std::vector<float>* inv) {
             inv->assign((size_t)geom.output[d], 0.0f);
@@ -154,7 +130,7 @@ private:
     PoolAttrs mAttrs;
     ThreadPool* mPool = nullptr;
     const CPUCoreFunctions* mFuncs = nullptr;
-    PoolPlaneGeom mGeom{};
+    DwPlaneGeom mGeom{};
     int mPlanes = 0, mBands = 1;
     std::vector<float> mInvY, mInvX;
     char mAlgo[64];
