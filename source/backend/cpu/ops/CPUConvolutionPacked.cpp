@@ -274,6 +274,15 @@ public:
             MNN_ERROR("Convolution: output plane of %.0f or window span of %.0f positions too large\n", outPlane, span);
             return INVALID_VALUE;
         }
+        // the tile plan holds a few descriptors per pcPMax positions of a row (and per column of
+        // the narrow edge segments); refuse planes whose plan alone would take more than 256 MB
+        // before it is built (found by mnn_fuzz_model: a 1.4e9-position plane)
+        const double tileBound = (double)oh * ((double)ow / mFuncs->pcPMax + 8.0) + (double)ow * 8.0;
+        if (tileBound * sizeof(PcTileDesc) > 256.0 * 1024 * 1024) {
+            MNN_ERROR("Convolution %s: output plane %dx%d too large for the packed kernel's tile plan\n",
+                      TensorUtils::describe(outputs[0])->name.c_str(), oh, ow);
+            return INVALID_VALUE;
+        }
         planTiles();
         const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
         mInImage = (int64_t)inBlocks * ih * iw * mXLanes;
