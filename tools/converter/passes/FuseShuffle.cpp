@@ -12,11 +12,6 @@ struct ShuffleChain {
     std::vector<int64_t> mid;    // [N, g, C/g, H, W]
 };
 
-bool constantInts(const Graph& g, int t, std::vector<int64_t>* v) {
-    auto b = g.constant(t);
-    return b && blobInts(*b, v);
-}
-
 // a Reshape reading its shape from a constant (no allowZero: a 0 there would copy a dim)
 bool constantReshape(const Graph& g, const Schema::OpT& op, std::vector<int64_t>* shape) {
     if (op.type != Schema::OpType::Reshape || op.inputs.size() != 2 || op.outputs.size() != 1 || op.inputs[0] < 0) {

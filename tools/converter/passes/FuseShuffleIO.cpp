@@ -8,10 +8,6 @@ namespace MNN {
 namespace Convert {
 
 namespace {
-bool constantInts(const Graph& g, int t, std::vector<int64_t>* v) {
-    auto b = g.constant(t);
-    return b && blobInts(*b, v);
-}
 
 // the Concat producing t, joining 4-D tensors along axis 1 (1 or -3), read only by `reader`
 int channelConcat(const Graph& g, const std::vector<int>& prod, const std::vector<std::vector<int>>& cons, int t,

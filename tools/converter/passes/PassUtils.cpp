@@ -32,6 +32,11 @@ int unaryType(const Schema::OpT& op) {
     return p ? (int)p->type : (int)Schema::UnaryOpType::ABS;
 }
 
+bool constantInts(const Graph& g, int t, std::vector<int64_t>* v) {
+    auto b = g.constant(t);
+    return b && blobInts(*b, v);
+}
+
 int soleConsumer(const Graph& g, const std::vector<std::vector<int>>& cons, int t) {
     if (t < 0 || g.isOutput(t) || cons[t].size() != 1) {
         return -1;

@@ -62,6 +62,8 @@ int binaryType(const Schema::OpT& op);
 int unaryType(const Schema::OpT& op);
 /** the only op reading t in one input slot (and t is no graph output), else -1; cons: g.consumers() */
 int soleConsumer(const Graph& g, const std::vector<std::vector<int>>& cons, int t);
+/** the integer values of constant tensor t (any integer type), false otherwise */
+bool constantInts(const Graph& g, int t, std::vector<int64_t>* v);
 /** the static shapes of `tensors` (all graph inputs of static shape), computed by the engine */
 bool staticShapes(const Graph& g, const std::vector<int>& tensors, std::vector<std::vector<int>>* shapes);
 
