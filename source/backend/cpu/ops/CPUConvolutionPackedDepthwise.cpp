@@ -66,6 +66,31 @@ void packDepthwiseWeights(const float* w, const float* b, int channels, int taps
     }
 }
 
+void packedDwRows(const CPUCoreFunctions& f, const DwPlaneGeom& g, const float* x, int rowBase, const float* w,
+                  const float* bias, float* y, int oy0, int oy1, const GemmPost* post) {
+    PackedDwRow r;
+    r.xRowStep = (int64_t)g.dh * g.iw * 16;
+    r.bias = bias;
+    r.iw = g.iw;
+    r.ow = g.ow;
+    r.kw = g.kw;
+    r.sw = g.sw;
+    r.dw = g.dw;
+    r.pl = g.pl;
+    r.in0 = g.in0;
+    r.in1 = g.in1;
+    r.post = post;
+    for (int oy = oy0; oy < oy1; ++oy) {
+        int k0, k1;
+        dwValidRows(g, oy, &k0, &k1);
+        r.rows = k1 - k0;
+        r.x = r.rows > 0 ? x + (int64_t)(oy * g.sh - g.pt + k0 * g.dh - rowBase) * g.iw * 16 : x;
+        r.w = w + (int64_t)k0 * g.kw * 16;
+        r.y = y + (int64_t)oy * g.ow * 16;
+        f.packedDw(&r);
+    }
+}
+
 namespace {
 
 struct PackedDwJob {
@@ -81,28 +106,8 @@ struct PackedDwJob {
         const int plane = t / bands, band = t % bands, blk = plane % blocks;
         const int oy0 = (int)((int64_t)g->oh * band / bands), oy1 = (int)((int64_t)g->oh * (band + 1) / bands);
         const float* xp = x + (int64_t)plane * g->ih * g->iw * 16;
-        const float* wb = w + (int64_t)blk * g->kh * g->kw * 16;
-        PackedDwRow r;
-        r.xRowStep = (int64_t)g->dh * g->iw * 16;
-        r.bias = bias + (int64_t)blk * 16;
-        r.iw = g->iw;
-        r.ow = g->ow;
-        r.kw = g->kw;
-        r.sw = g->sw;
-        r.dw = g->dw;
-        r.pl = g->pl;
-        r.in0 = g->in0;
-        r.in1 = g->in1;
-        r.post = post;
-        for (int oy = oy0; oy < oy1; ++oy) {
-            int k0, k1;
-            dwValidRows(*g, oy, &k0, &k1);
-            r.rows = k1 - k0;
-            r.x = r.rows > 0 ? xp + (int64_t)(oy * g->sh - g->pt + k0 * g->dh) * g->iw * 16 : xp;
-            r.w = wb + (int64_t)k0 * g->kw * 16;
-            r.y = y + ((int64_t)plane * g->oh + oy) * g->ow * 16;
-            f->packedDw(&r);
-        }
+        packedDwRows(*f, *g, xp, 0, w + (int64_t)blk * g->kh * g->kw * 16, bias + (int64_t)blk * 16,
+                     y + (int64_t)plane * g->oh * g->ow * 16, oy0, oy1, post);
     }
 };
 

@@ -67,6 +67,7 @@ Execution* createPackedGather(const std::vector<Tensor*>& inputs, const std::vec
 
 // ---- pieces shared by the packed convolution Executions ----
 struct CPUCoreFunctions;
+struct GemmPost;
 
 /**
  * Weights [M, C, taps] -> the layout of the table's packed tile (PackedConvTile): per group of
@@ -84,6 +85,13 @@ struct DwPlaneGeom {
 DwPlaneGeom dwPlaneGeom(const WindowGeometry& g);
 /** kernel rows [*k0, *k1) of output row oy that fall inside the input */
 void dwValidRows(const DwPlaneGeom& g, int oy, int* k0, int* k1);
+/**
+ * dwpack over output rows [oy0, oy1) of one 16-channel block: x holds the block's input rows from row
+ * rowBase on (iw * 16 floats apart; the rows the windows need), w its [taps][16] weights, bias its
+ * 16, y its output plane
+ */
+void packedDwRows(const CPUCoreFunctions& f, const DwPlaneGeom& g, const float* x, int rowBase, const float* w,
+                  const float* bias, float* y, int oy0, int oy1, const GemmPost* post);
 /** depthwise weights [C, 1, taps] -> [blocks][taps][16], bias (b may be null) -> [blocks][16]; padding lanes 0 */
 void packDepthwiseWeights(const float* w, const float* b, int channels, int taps, std::vector<float>* wOut,
                           std::vector<float>* bOut);

@@ -100,34 +100,6 @@ struct PwDwJob {
         }
     }
 
-    // the depthwise rows [o0, o1) of block blk from its buffer block (holding mid rows from bufLo)
-    void depthwiseRows(int n, int blk, int o0, int o1, const float* bb, int bufLo) const {
-        const int64_t rowFloats = (int64_t)p->w * kCpuPack;
-        PackedDwRow r;
-        r.xRowStep = (int64_t)g->dh * rowFloats;
-        r.iw = g->iw;
-        r.ow = g->ow;
-        r.kw = g->kw;
-        r.sw = g->sw;
-        r.dw = g->dw;
-        r.pl = g->pl;
-        r.in0 = g->in0;
-        r.in1 = g->in1;
-        r.post = post2;
-        const float* wb = w2 + (int64_t)blk * g->kh * g->kw * kCpuPack;
-        r.bias = b2 + (int64_t)blk * kCpuPack;
-        float* yb = y + ((int64_t)n * p->midBlocks + blk) * g->oh * g->ow * kCpuPack;
-        for (int oy = o0; oy < o1; ++oy) {
-            int k0, k1;
-            dwValidRows(*g, oy, &k0, &k1);
-            r.rows = k1 - k0;
-            r.x = r.rows > 0 ? bb + (int64_t)(oy * g->sh - g->pt + k0 * g->dh - bufLo) * rowFloats : bb;
-            r.w = wb + (int64_t)k0 * g->kw * kCpuPack;
-            r.y = yb + (int64_t)oy * g->ow * kCpuPack;
-            f->packedDw(&r);
-        }
-    }
-
     // output rows of one split for the groups of one set: bands outer, groups inner, so that a
     // band's input rows are read from cache by every group
     void runItem(int n, int set, int split, float* buf) const {
@@ -178,7 +150,10 @@ struct PwDwJob {
                     pointwiseRows(n, qb0, Q, newLo, newHi, bufLo, gbuf);
                 }
                 for (int q = 0; q < Q; ++q) {
-                    depthwiseRows(n, qb0 + q, o0, o1, gbuf + q * blockFloats, bufLo);
+                    const int blk = qb0 + q;
+                    packedDwRows(*f, *g, gbuf + q * blockFloats, bufLo, w2 + (int64_t)blk * g->kh * g->kw * kCpuPack,
+                                 b2 + (int64_t)blk * kCpuPack,
+                                 y + ((int64_t)n * p->midBlocks + blk) * g->oh * g->ow * kCpuPack, o0, o1, post2);
                 }
             }
         }
