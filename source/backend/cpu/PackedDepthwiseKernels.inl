@@ -90,33 +90,26 @@ static inline void pkDwInterior(const MNN::PackedDwRow* r, int ox, const PkVec* 
     }
 }
 
-// one position whose window crosses the row's border: its taps clipped to the input; kernel rows
-// go to three accumulators in turn (one would be a chain of dependent multiply-adds)
+// one position whose window crosses the row's border: its taps clipped to the input
 static inline void pkDwEdge(const MNN::PackedDwRow* r, int ox, const PkVec* bias, const PkDwStore& st) {
-    PkVec acc[3][kPkNV];
+    PkVec acc[kPkNV];
     for (int v = 0; v < kPkNV; ++v) {
-        acc[0][v] = bias[v];
-        acc[1][v] = PkVec{};
-        acc[2][v] = PkVec{};
+        acc[v] = bias[v];
     }
     const int ix0 = ox * r->sw - r->pl;
     int k0, k1;
     pkClip(ix0, r->dw, r->kw, r->iw, &k0, &k1);
     const float* xr = r->x;
     const float* wr = r->w;
-    int a = 0;
-    for (int ry = 0; ry < r->rows; ++ry, xr += r->xRowStep, wr += r->kw * 16, a = a == 2 ? 0 : a + 1) {
+    for (int ry = 0; ry < r->rows; ++ry, xr += r->xRowStep, wr += r->kw * 16) {
         for (int kx = k0; kx < k1; ++kx) {
             const float* xp = xr + (int64_t)(ix0 + kx * r->dw) * 16;
             for (int v = 0; v < kPkNV; ++v) {
-                acc[a][v] += pkLoad(wr + kx * 16 + v * kPkL) * pkLoad(xp + v * kPkL);
+                acc[v] += pkLoad(wr + kx * 16 + v * kPkL) * pkLoad(xp + v * kPkL);
             }
         }
     }
-    for (int v = 0; v < kPkNV; ++v) {
-        acc[0][v] += acc[1][v] + acc[2][v];
-    }
-    st(r->y + (int64_t)ox * 16, acc[0]);
+    st(r->y + (int64_t)ox * 16, acc);
 }
 
 static void pkDwRow(const MNN::PackedDwRow* r) {
