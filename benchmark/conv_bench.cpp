@@ -106,6 +106,36 @@ static void addConvOp(ModelBuilder& mb, const std::string& name, const std::stri
     op->param.Set(p);
 }
 
+/**
+ * Feeds x [1, c, hw, hw] = 0.25 and times, per iteration, from the start of op `first` to the end
+ * of op `last` through the session's callbacks (manual time); returns the algorithm of `last`
+ */
+static const char* timeOps(benchmark::State& state, Interpreter* net, Session* session, int c, int hw,
+                           const std::string& first, const std::string& last) {
+    std::vector<float> x((size_t)c * hw * hw, 0.25f);
+    auto xt = makeTensor({1, c, hw, hw}, x);
+    net->getSessionInput(session, "x")->copyFromHostTensor(xt.get());
+    std::chrono::steady_clock::time_point t0;
+    double seconds = 0.0;
+    TensorCallBackWithInfo before = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
+        if (info->name() == first) {
+            t0 = std::chrono::steady_clock::now();
+        }
+        return true;
+    };
+    TensorCallBackWithInfo after = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
+        if (info->name() == last) {
+            seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
+        return true;
+    };
+    for (auto _ : state) {
+        net->runSessionWithCallBackInfo(session, before, after);
+        state.SetIterationTime(seconds);
+    }
+    return SessionIntrospect::algorithmOf(session, last.c_str());
+}
+
 static void BM_ConvLayout(benchmark::State& state) {
     const bool packed = state.range(0) != 0;
     const int c = (int)state.range(1), m = (int)state.range(2), hw = (int)state.range(3);
@@ -136,28 +166,7 @@ static void BM_ConvLayout(benchmark::State& state) {
         state.SkipWithError("createSession failed");
         return;
     }
-    std::vector<float> x((size_t)c * hw * hw, 0.25f);
-    auto xt = makeTensor({1, c, hw, hw}, x);
-    net->getSessionInput(session, "x")->copyFromHostTensor(xt.get());
-    std::chrono::steady_clock::time_point t0;
-    double seconds = 0.0;
-    TensorCallBackWithInfo before = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
-        if (info->name() == "conv") {
-            t0 = std::chrono::steady_clock::now();
-        }
-        return true;
-    };
-    TensorCallBackWithInfo after = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
-        if (info->name() == "conv") {
-            seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        }
-        return true;
-    };
-    for (auto _ : state) {
-        net->runSessionWithCallBackInfo(session, before, after);
-        state.SetIterationTime(seconds);
-    }
-    const char* a = SessionIntrospect::algorithmOf(session, "conv");
+    const char* a = timeOps(state, net.get(), session, c, hw, "conv", "conv");
     state.SetLabel(std::string(packed ? "packed" : "plain") + ": " + (a ? a : "?"));
     const double oh = (hw + stride - 1) / stride;
     state.counters["GFLOP/s"] = benchmark::Counter(2.0 * m * c * k * k * oh * oh * state.iterations(),
@@ -234,29 +243,7 @@ static void BM_PointwiseDepthwise(benchmark::State& state) {
         state.SkipWithError("createSession failed");
         return;
     }
-    std::vector<float> x((size_t)c * hw * hw, 0.25f);
-    auto xt = makeTensor({1, c, hw, hw}, x);
-    net->getSessionInput(session, "x")->copyFromHostTensor(xt.get());
-    std::chrono::steady_clock::time_point t0;
-    double seconds = 0.0;
-    const std::string start = fused ? "last" : "first";
-    TensorCallBackWithInfo before = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
-        if (info->name() == start) {
-            t0 = std::chrono::steady_clock::now();
-        }
-        return true;
-    };
-    TensorCallBackWithInfo after = [&](const std::vector<Tensor*>&, const OperatorInfo* info) {
-        if (info->name() == "last") {
-            seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        }
-        return true;
-    };
-    for (auto _ : state) {
-        net->runSessionWithCallBackInfo(session, before, after);
-        state.SetIterationTime(seconds);
-    }
-    const char* a = SessionIntrospect::algorithmOf(session, "last");
+    const char* a = timeOps(state, net.get(), session, c, hw, fused ? "last" : "first", "last");
     state.SetLabel(a ? a : "?");
     const double oh = (hw + stride - 1) / stride;
     const double flops = 2.0 * e * c * hw * hw + 2.0 * e * k * k * oh * oh;
