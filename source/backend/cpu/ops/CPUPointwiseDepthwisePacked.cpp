@@ -210,16 +210,21 @@ public:
                       TensorUtils::describe(outputs[0])->name.c_str(), TensorUtils::shapeString(inputs[0]).c_str());
             return INVALID_VALUE;
         }
-        mFuncs = &cpuCoreFunctions();
+        // the weights are constant: packed on the first resize, W1 again only for another tier's tile
+        if (&cpuCoreFunctions() != mFuncs || mW1.empty()) {
+            mFuncs = &cpuCoreFunctions();
+            packConvWeights(*mFuncs, inputs[1]->host<float>(), e, p.c, 1, &mW1);
+        }
+        if (mW2.empty()) {
+            mB1.assign((size_t)packedBlocks(e) * kCpuPack, 0.0f);
+            if (inputs[2]) {
+                std::copy(inputs[2]->host<float>(), inputs[2]->host<float>() + e, mB1.begin());
+            }
+            packDepthwiseWeights(inputs[3]->host<float>(), bias2 ? bias2->host<float>() : nullptr, e, g.kh * g.kw,
+                                 &mW2, &mB2);
+        }
         mPost1.unary = mFuncs->unaryF32;
         mPost2.unary = mFuncs->unaryF32;
-        packConvWeights(*mFuncs, inputs[1]->host<float>(), e, p.c, 1, &mW1);
-        mB1.assign((size_t)packedBlocks(e) * kCpuPack, 0.0f);
-        if (inputs[2]) {
-            std::copy(inputs[2]->host<float>(), inputs[2]->host<float>() + e, mB1.begin());
-        }
-        packDepthwiseWeights(inputs[3]->host<float>(), bias2 ? bias2->host<float>() : nullptr, e, g.kh * g.kw, &mW2,
-                             &mB2);
         p.inBlocks = packedBlocks(p.c);
         p.midBlocks = packedBlocks(e);
         p.qMax = mFuncs->pcQMax;
