@@ -161,6 +161,12 @@ struct PackedConvTile {
      * positions (GEMV) at Precision_Normal; only where the table's pcHalfMaxP >= P
      */
     const uint16_t* wHalf = nullptr;
+    /**
+     * output channels that exist in the tile's last block (1..16; below 16 only where that block is
+     * the tensor's last): a kernel may skip the lanes past 8 when this is <= 8, storing 0 there (a
+     * hint: 24 / 40 / 72 / 120-channel layers compute 3 half-blocks instead of 4)
+     */
+    int yLastLanes = 16;
 };
 typedef void (*PackedConvKernel)(const PackedConvTile* tile);
 

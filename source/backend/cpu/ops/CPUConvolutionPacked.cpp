@@ -132,6 +132,7 @@ struct PackedConvJob {
     int64_t wPerBlock;  // packed weight floats per output block
     const float* bias;
     int groups, outBlocks, qMax, tasks;
+    int lastLanes;  // output channels in the last block (PackedConvTile::yLastLanes)
     // work index = ((image * chunks + chunk) * groups + group) * chunkTiles + tile in chunk: all
     // output-block groups of a chunk of tiles run back to back while its input is in cache
     int64_t chunks, chunkTiles;
@@ -188,6 +189,7 @@ struct PackedConvJob {
             float* yt = y + ni * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
             t.P = d.P;
             t.Q = std::min(qMax, outBlocks - qb0);
+            t.yLastLanes = qb0 + t.Q == outBlocks ? lastLanes : kCpuPack;
             if (!d.column) {
                 t.xPosStride = xRowStride;
                 t.y = yt;
@@ -359,6 +361,7 @@ public:
         job.bias = mBias.data();
         job.qMax = mFuncs->pcQMax;
         job.outBlocks = outBlocks;
+        job.lastLanes = mOutChannels - (outBlocks - 1) * kCpuPack;
         job.groups = (outBlocks + job.qMax - 1) / job.qMax;
         job.tasks = mTasks;
         job.chunks = mChunks;

@@ -48,6 +48,7 @@ struct GemvJob {
     const float* bias;    // NB * 16
     float* yt;            // [NB][M][16]
     int m, k, groupBlocks, blocks;
+    int lastLanes;  // columns in the last block (PackedConvTile::yLastLanes)
     int prefetch;  // PackedConvTile::prefetch: weights beyond L2
     const GemmPost* post;
     void operator()(int c) const {
@@ -62,6 +63,7 @@ struct GemvJob {
         t.tapIdx = &zero;
         const int b0 = c * groupBlocks;
         t.Q = std::min(groupBlocks, blocks - b0);
+        t.yLastLanes = b0 + t.Q == blocks ? lastLanes : 16;
         t.w = wHalf ? nullptr : w + wOff[c];
         t.wHalf = wHalf ? wHalf + wOff[c] : nullptr;
         t.bias = bias + (int64_t)b0 * 16;
@@ -191,6 +193,7 @@ public:
             gemv.k = mK;
             gemv.groupBlocks = mFuncs->pcQMax;
             gemv.blocks = mBlocks;
+            gemv.lastLanes = mN - (mBlocks - 1) * 16;
             gemv.post = mPost.act ? &mPost : nullptr;
             const size_t wBytes = mGemvH.empty() ? mGemvW.size() * sizeof(float) : mGemvH.size() * sizeof(uint16_t);
             gemv.prefetch = wBytes >= (size_t)(1 << 20) ? 1 : 0;  // read once: from memory

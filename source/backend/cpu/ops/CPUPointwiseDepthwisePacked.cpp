@@ -86,6 +86,7 @@ struct PwDwJob {
         t.bias = b1 + (int64_t)qb0 * kCpuPack;
         t.yBlockStride = (int64_t)p->ringRows * p->w * kCpuPack;
         t.Q = Q;
+        t.yLastLanes = qb0 + Q == p->midBlocks ? p->e - (p->midBlocks - 1) * kCpuPack : kCpuPack;
         t.post = post1;
         const float* xr = x + ((int64_t)n * p->inBlocks * p->h + r0) * p->w * kCpuPack;
         float* yr = buf + (int64_t)(r0 - lo) * p->w * kCpuPack;

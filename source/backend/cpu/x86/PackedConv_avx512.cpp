@@ -1,6 +1,6 @@
 // AVX-512 tile of the packed-layout convolution (PackedConvTile): up to 14 positions x 2 blocks of 16
 // output channels = 28 zmm accumulators; per input lane 2 weight vectors and one broadcast per
-// position. Built with -mavx512f/bw/vl. The templates live in an anonymous namespace so that no
+// position. A last block of at most 8 channels (yLastLanes) runs in ymm. Built with -mavx512f/bw/vl. The templates live in an anonymous namespace so that no
 // instantiation compiled with these flags can be shared with another ISA file by the linker.
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
@@ -27,11 +27,31 @@ inline __attribute__((always_inline)) __m512 loadWeights(const float* w, const u
     return _mm512_loadu_ps(w + off);
 }
 
+/** the first 8 weights of a row */
+template <bool H>
+inline __attribute__((always_inline)) __m256 loadWeights8(const float* w, const uint16_t* wh, int64_t off) {
+    if (H) {
+        return _mm512_castps512_ps256(_mm512_cvtph_ps(_mm256_zextsi128_si256(_mm_loadu_si128((const __m128i*)(wh + off)))));
+    }
+    return _mm256_loadu_ps(w + off);
+}
+
+// The accumulators of a P x Q tile: Q zmm blocks per position, or with HL (PackedConvTile::yLastLanes
+// <= 8) Q - 1 zmm blocks and the last block's first 8 lanes in a ymm. Zen 4 runs a zmm FMA as two
+// 256-bit halves, so the ymm is half the work of the zmm it replaces.
+template <int P, int Q, bool HL>
+struct TileAcc {
+    static constexpr int QF = HL ? Q - 1 : Q;  // whole zmm blocks
+    __m512 z[P][QF > 0 ? QF : 1];
+    __m256 h[P];
+};
+
 // acc += x * w over all input blocks and taps; PF: the weights are fetched kPrefetchRows rows ahead
 // (they stream from L3 / memory where they outgrow L2: Winograd U of wide layers), a line per 16 lanes
 // (32 bytes per 16 lanes for H: half weights, t->wHalf)
-template <int P, int Q, bool PF, bool H>
-inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* t, __m512 (&acc)[P][Q]) {
+template <int P, int Q, bool PF, bool H, bool HL>
+inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* t, TileAcc<P, Q, HL>& acc) {
+    constexpr int QF = TileAcc<P, Q, HL>::QF;
     const int64_t wRow = Q * 16;
     const int64_t xs = t->xPosStride;
     for (int kb = 0; kb < t->kBlocks; ++kb) {
@@ -43,7 +63,8 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
             const float* wt = H ? nullptr : t->w + wOff;
             const uint16_t* wht = H ? t->wHalf + wOff : nullptr;
             for (int i = 0; i < lanes; ++i) {
-                __m512 wv[Q];
+                __m512 wv[QF > 0 ? QF : 1];
+                __m256 wl;
                 if (PF) {
 #pragma GCC unroll 16
                     for (int q = 0; q < Q; ++q) {
@@ -57,15 +78,25 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
                     }
                 }
 #pragma GCC unroll 16
-                for (int q = 0; q < Q; ++q) {
+                for (int q = 0; q < QF; ++q) {
                     wv[q] = loadWeights<H>(wt, wht, i * wRow + q * 16);
+                }
+                if (HL) {
+                    wl = loadWeights8<H>(wt, wht, i * wRow + QF * 16);
                 }
 #pragma GCC unroll 16
                 for (int p = 0; p < P; ++p) {
-                    const __m512 xv = _mm512_set1_ps(xt[p * xs + i]);
+                    if (QF > 0) {
+                        const __m512 xv = _mm512_set1_ps(xt[p * xs + i]);
 #pragma GCC unroll 16
-                    for (int q = 0; q < Q; ++q) {
-                        acc[p][q] = _mm512_fmadd_ps(xv, wv[q], acc[p][q]);
+                        for (int q = 0; q < QF; ++q) {
+                            acc.z[p][q] = _mm512_fmadd_ps(xv, wv[q], acc.z[p][q]);
+                        }
+                        if (HL) {
+                            acc.h[p] = _mm256_fmadd_ps(_mm512_castps512_ps256(xv), wl, acc.h[p]);
+                        }
+                    } else {
+                        acc.h[p] = _mm256_fmadd_ps(_mm256_broadcast_ss(xt + p * xs + i), wl, acc.h[p]);
                     }
                 }
             }
@@ -73,69 +104,108 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
     }
 }
 
-template <int P, int Q, bool H = false>
-void pconvTile(const PackedConvTile* t) {
-    __m512 acc[P][Q];
+/** max(lo, min(hi, v)) over a tile's accumulators (relu: lo 0, hi +inf) */
+template <bool upper, int P, int Q, bool HL>
+inline __attribute__((always_inline)) void clampTile(TileAcc<P, Q, HL>& acc, float lo, float hi) {
+    constexpr int QF = TileAcc<P, Q, HL>::QF;
+    const __m512 l = _mm512_set1_ps(lo), u = _mm512_set1_ps(hi);
 #pragma GCC unroll 16
-    for (int q = 0; q < Q; ++q) {
+    for (int p = 0; p < P; ++p) {
+#pragma GCC unroll 16
+        for (int q = 0; q < QF; ++q) {
+            // relu: max(v, 0) gives 0 for NaN; clip: max(lo, v) keeps NaN
+            acc.z[p][q] = upper ? _mm512_min_ps(u, _mm512_max_ps(l, acc.z[p][q])) : _mm512_max_ps(acc.z[p][q], l);
+        }
+        if (HL) {
+            const __m256 lh = _mm512_castps512_ps256(l), uh = _mm512_castps512_ps256(u);
+            acc.h[p] = upper ? _mm256_min_ps(uh, _mm256_max_ps(lh, acc.h[p])) : _mm256_max_ps(acc.h[p], lh);
+        }
+    }
+}
+
+/** SiLU (S) or HardSwish in registers; ymm half blocks two positions to a zmm */
+template <bool S>
+inline __attribute__((always_inline)) __m512 activate16(__m512 v) {
+    return S ? _mm512_mul_ps(v, ewSigmoid16(v)) : ewHardSwish16(v);
+}
+template <bool S, int P, int Q, bool HL>
+inline __attribute__((always_inline)) void activateTile(TileAcc<P, Q, HL>& acc) {
+    constexpr int QF = TileAcc<P, Q, HL>::QF;
+#pragma GCC unroll 16
+    for (int p = 0; p < P; ++p) {
+#pragma GCC unroll 16
+        for (int q = 0; q < QF; ++q) {
+            acc.z[p][q] = activate16<S>(acc.z[p][q]);
+        }
+    }
+    if (HL) {
+#pragma GCC unroll 16
+        for (int p = 0; p < P; p += 2) {
+            const __m256 hi = p + 1 < P ? acc.h[p + 1] : _mm256_setzero_ps();
+            const __m512 v = activate16<S>(_mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(acc.h[p])), _mm256_castps_pd(hi), 1)));
+            acc.h[p] = _mm512_castps512_ps256(v);
+            if (p + 1 < P) {
+                acc.h[p + 1] = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+            }
+        }
+    }
+}
+
+template <int P, int Q, bool H = false, bool HL = false>
+void pconvTile(const PackedConvTile* t) {
+    constexpr int QF = TileAcc<P, Q, HL>::QF;
+    TileAcc<P, Q, HL> acc;
+#pragma GCC unroll 16
+    for (int q = 0; q < QF; ++q) {
         const float* yq = t->y + q * t->yBlockStride;
         const __m512 b = t->accumulate ? _mm512_setzero_ps() : _mm512_loadu_ps(t->bias + q * 16);
 #pragma GCC unroll 16
         for (int p = 0; p < P; ++p) {
-            acc[p][q] = t->accumulate ? _mm512_loadu_ps(yq + p * 16) : b;
+            acc.z[p][q] = t->accumulate ? _mm512_loadu_ps(yq + p * 16) : b;
+        }
+    }
+    if (HL) {
+        const float* yq = t->y + QF * t->yBlockStride;
+        const __m256 b = t->accumulate ? _mm256_setzero_ps() : _mm256_loadu_ps(t->bias + QF * 16);
+#pragma GCC unroll 16
+        for (int p = 0; p < P; ++p) {
+            acc.h[p] = t->accumulate ? _mm256_loadu_ps(yq + p * 16) : b;
         }
     }
     if (t->prefetch) {
-        accumulateTile<P, Q, true, H>(t, acc);
+        accumulateTile<P, Q, true, H, HL>(t, acc);
     } else {
-        accumulateTile<P, Q, false, H>(t, acc);
+        accumulateTile<P, Q, false, H, HL>(t, acc);
     }
     const GemmPost* post = t->post;
     if (post && post->act == 1) {
-        const __m512 zero = _mm512_setzero_ps();
-#pragma GCC unroll 16
-        for (int p = 0; p < P; ++p) {
-#pragma GCC unroll 16
-            for (int q = 0; q < Q; ++q) {
-                acc[p][q] = _mm512_max_ps(acc[p][q], zero);
-            }
-        }
+        clampTile<false>(acc, 0.0f, 0.0f);
     } else if (post && post->act == 2) {
-        const __m512 lo = _mm512_set1_ps(post->lo), hi = _mm512_set1_ps(post->hi);
-#pragma GCC unroll 16
-        for (int p = 0; p < P; ++p) {
-#pragma GCC unroll 16
-            for (int q = 0; q < Q; ++q) {
-                acc[p][q] = _mm512_min_ps(hi, _mm512_max_ps(lo, acc[p][q]));
-            }
-        }
+        clampTile<true>(acc, post->lo, post->hi);
     }
     // SiLU / HardSwish in registers; other unary activations through the table's kernel below
     const bool inRegs = post && post->act == 3 &&
                         (post->unaryOp == (int)VecUnaryOp::SILU || post->unaryOp == (int)VecUnaryOp::HARD_SWISH);
     if (inRegs && post->unaryOp == (int)VecUnaryOp::SILU) {
-#pragma GCC unroll 16
-        for (int p = 0; p < P; ++p) {
-#pragma GCC unroll 16
-            for (int q = 0; q < Q; ++q) {
-                acc[p][q] = _mm512_mul_ps(acc[p][q], ewSigmoid16(acc[p][q]));
-            }
-        }
+        activateTile<true>(acc);
     } else if (inRegs) {
-#pragma GCC unroll 16
-        for (int p = 0; p < P; ++p) {
-#pragma GCC unroll 16
-            for (int q = 0; q < Q; ++q) {
-                acc[p][q] = ewHardSwish16(acc[p][q]);
-            }
-        }
+        activateTile<false>(acc);
     }
 #pragma GCC unroll 16
-    for (int q = 0; q < Q; ++q) {
+    for (int q = 0; q < QF; ++q) {
         float* yq = t->y + q * t->yBlockStride;
 #pragma GCC unroll 16
         for (int p = 0; p < P; ++p) {
-            _mm512_storeu_ps(yq + p * 16, acc[p][q]);
+            _mm512_storeu_ps(yq + p * 16, acc.z[p][q]);
+        }
+    }
+    if (HL) {
+        float* yq = t->y + QF * t->yBlockStride;
+        const __m256 zero = _mm256_setzero_ps();
+#pragma GCC unroll 16
+        for (int p = 0; p < P; ++p) {
+            _mm256_storeu_ps(yq + p * 16, acc.h[p]);
+            _mm256_storeu_ps(yq + p * 16 + 8, zero);
         }
     }
     if (post && post->act == 3 && !inRegs) {
@@ -148,20 +218,28 @@ void pconvTile(const PackedConvTile* t) {
 
 typedef void (*TileFn)(const PackedConvTile*);
 
-const TileFn kTiles[kQMax][kPMax] = {
-    {pconvTile<1, 1>, pconvTile<2, 1>, pconvTile<3, 1>, pconvTile<4, 1>, pconvTile<5, 1>, pconvTile<6, 1>,
-     pconvTile<7, 1>, pconvTile<8, 1>, pconvTile<9, 1>, pconvTile<10, 1>, pconvTile<11, 1>, pconvTile<12, 1>,
-     pconvTile<13, 1>, pconvTile<14, 1>},
-    {pconvTile<1, 2>, pconvTile<2, 2>, pconvTile<3, 2>, pconvTile<4, 2>, pconvTile<5, 2>, pconvTile<6, 2>,
-     pconvTile<7, 2>, pconvTile<8, 2>, pconvTile<9, 2>, pconvTile<10, 2>, pconvTile<11, 2>, pconvTile<12, 2>,
-     pconvTile<13, 2>, pconvTile<14, 2>},
+#define MNN_PCONV_ROW(Q, H, HL)                                                                                   \
+    {pconvTile<1, Q, H, HL>,  pconvTile<2, Q, H, HL>,  pconvTile<3, Q, H, HL>,  pconvTile<4, Q, H, HL>,          \
+     pconvTile<5, Q, H, HL>,  pconvTile<6, Q, H, HL>,  pconvTile<7, Q, H, HL>,  pconvTile<8, Q, H, HL>,          \
+     pconvTile<9, Q, H, HL>,  pconvTile<10, Q, H, HL>, pconvTile<11, Q, H, HL>, pconvTile<12, Q, H, HL>,         \
+     pconvTile<13, Q, H, HL>, pconvTile<14, Q, H, HL>}
+
+// [last block half][Q - 1][P - 1]
+const TileFn kTiles[2][kQMax][kPMax] = {
+    {MNN_PCONV_ROW(1, false, false), MNN_PCONV_ROW(2, false, false)},
+    {MNN_PCONV_ROW(1, false, true), MNN_PCONV_ROW(2, false, true)},
 };
+#undef MNN_PCONV_ROW
 
 // half weights: the few positions of a GEMV (pcHalfMaxP)
 constexpr int kHalfPMax = 4;
-const TileFn kHalfTiles[kQMax][kHalfPMax] = {
-    {pconvTile<1, 1, true>, pconvTile<2, 1, true>, pconvTile<3, 1, true>, pconvTile<4, 1, true>},
-    {pconvTile<1, 2, true>, pconvTile<2, 2, true>, pconvTile<3, 2, true>, pconvTile<4, 2, true>},
+const TileFn kHalfTiles[2][kQMax][kHalfPMax] = {
+    {{pconvTile<1, 1, true>, pconvTile<2, 1, true>, pconvTile<3, 1, true>, pconvTile<4, 1, true>},
+     {pconvTile<1, 2, true>, pconvTile<2, 2, true>, pconvTile<3, 2, true>, pconvTile<4, 2, true>}},
+    {{pconvTile<1, 1, true, true>, pconvTile<2, 1, true, true>, pconvTile<3, 1, true, true>,
+      pconvTile<4, 1, true, true>},
+     {pconvTile<1, 2, true, true>, pconvTile<2, 2, true, true>, pconvTile<3, 2, true, true>,
+      pconvTile<4, 2, true, true>}},
 };
 
 }  // namespace
@@ -170,13 +248,14 @@ void pconv_14x32__avx512(const PackedConvTile* tile) {
     if (tile->P < 1 || tile->P > kPMax || tile->Q < 1 || tile->Q > kQMax) {
         return;
     }
+    const int hl = tile->yLastLanes <= 8 ? 1 : 0;
     if (tile->wHalf) {
         if (tile->P <= kHalfPMax) {
-            kHalfTiles[tile->Q - 1][tile->P - 1](tile);
+            kHalfTiles[hl][tile->Q - 1][tile->P - 1](tile);
         }
         return;
     }
-    kTiles[tile->Q - 1][tile->P - 1](tile);
+    kTiles[hl][tile->Q - 1][tile->P - 1](tile);
 }
 
 }  // namespace MNN
