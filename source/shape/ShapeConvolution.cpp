@@ -1,5 +1,7 @@
 // Convolution (ONNX Conv) and ConvTranspose: inputs X [N, C, spatial...], W, optional B [M].
 // Conv: W [M, C/group, k...]; ConvTranspose: W [C, M/group, k...]. Output [N, M, out...] float32.
+// Convolution may take a fourth input S [N or 1, C, 1...] (X's rank): it convolves X * S, the input
+// scaled per image and channel (the converter folds a squeeze-excite Mul into the convolution).
 #include "ShapeUtils.hpp"
 #include "WindowGeometry.hpp"
 
@@ -7,11 +9,13 @@ namespace MNN {
 
 static ErrorCode shapeConvCommon(const Schema::Op* op, const std::vector<Tensor*>& inputs,
                                  const std::vector<Tensor*>& outputs, bool transpose) {
-    if (!ShapeUtils::has(inputs, 0) || !ShapeUtils::has(inputs, 1) || inputs.size() > 3 || outputs.size() != 1) {
-        return ShapeUtils::error(op, INVALID_VALUE, "needs inputs X, W, [B] and 1 output, got %d inputs and %d outputs",
-                                 (int)inputs.size(), (int)outputs.size());
+    const size_t maxInputs = transpose ? 3 : 4;
+    if (!ShapeUtils::has(inputs, 0) || !ShapeUtils::has(inputs, 1) || inputs.size() > maxInputs ||
+        outputs.size() != 1) {
+        return ShapeUtils::error(op, INVALID_VALUE, "needs inputs X, W, [B]%s and 1 output, got %d inputs and %d outputs",
+                                 transpose ? "" : ", [S]", (int)inputs.size(), (int)outputs.size());
     }
-    const char* names[3] = {"X", "W", "B"};
+    const char* names[4] = {"X", "W", "B", "S"};
     for (size_t i = 0; i < inputs.size(); ++i) {
         if (inputs[i] && !(inputs[i]->getType() == halide_type_of<float>())) {
             return ShapeUtils::error(op, NOT_SUPPORT, "input %s has type %s; only float32 is supported", names[i],
@@ -34,6 +38,19 @@ static ErrorCode shapeConvCommon(const Schema::Op* op, const std::vector<Tensor*
     std::string err;
     if (!resolveConv(attrs, transpose, x, w, ShapeUtils::has(inputs, 2) ? &b : nullptr, &g, &m, &err)) {
         return ShapeUtils::error(op, INVALID_VALUE, "%s", err.c_str());
+    }
+    if (ShapeUtils::has(inputs, 3)) {
+        // S: one scale per image (or one for all) and input channel
+        auto sc = TensorUtils::shape(inputs[3]);
+        bool ok = sc.size() == x.size() && (sc[0] == 1 || sc[0] == x[0]) && sc[1] == x[1];
+        for (size_t i = 2; ok && i < sc.size(); ++i) {
+            ok = sc[i] == 1;
+        }
+        if (!ok) {
+            return ShapeUtils::error(op, INVALID_VALUE, "input scale S %s does not fit X %s (needs [1 or N, C, 1...])",
+                                     TensorUtils::shapeString(inputs[3]).c_str(),
+                                     TensorUtils::shapeString(inputs[0]).c_str());
+        }
     }
     std::vector<int> out = {x[0], m};
     out.insert(out.end(), g.output.begin(), g.output.end());

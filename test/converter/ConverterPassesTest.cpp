@@ -1022,3 +1022,118 @@ TEST(ConverterPasses, ShuffleConcatAndSlicesNotFoldedOtherwise) {
         expectSameOutputs(m, shuffleBlockInput(cs.k), 1e-4f, 1e-4f);
     }
 }
+
+namespace {
+// x -> Conv 3x3 + Relu -> t ; squeeze-excite on t: GlobalAveragePool -> Conv 1x1 + Relu -> Conv 1x1
+// -> Sigmoid -> s ; Mul(t, s) (or Mul(s, t)) -> Conv 1x1 (the projection) -> y
+struct SeBlock {
+    int n = 1, c = 16, h = 10, w = 12, m = 8;
+    bool scaleFirst = false;  // Mul(s, t)
+    bool mulReadTwice = false;
+    bool consumerIsPool = false;  // the Mul read by an AveragePool, not a convolution
+};
+
+OnnxBuilder seBlock(const SeBlock& k, unsigned seed = 90) {
+    OnnxBuilder b(14);
+    b.input("x", {k.n, k.c, k.h, k.w});
+    b.initializer("w0", {k.c, k.c, 3, 3}, randomFloats((size_t)k.c * k.c * 9, seed, -0.3f, 0.3f));
+    auto c0 = b.node("Conv", {"x", "w0"}, {"t0"});
+    OnnxBuilder::attr(c0, "pads", std::vector<int64_t>{1, 1, 1, 1});
+    b.node("Relu", {"t0"}, {"t"});
+    b.node("GlobalAveragePool", {"t"}, {"p"});
+    b.initializer("w1", {4, k.c, 1, 1}, randomFloats((size_t)4 * k.c, seed + 1, -0.5f, 0.5f));
+    b.initializer("b1", {4}, randomFloats(4, seed + 2));
+    b.node("Conv", {"p", "w1", "b1"}, {"r0"});
+    b.node("Relu", {"r0"}, {"r"});
+    b.initializer("w2", {k.c, 4, 1, 1}, randomFloats((size_t)4 * k.c, seed + 3, -0.5f, 0.5f));
+    b.initializer("b2", {k.c}, randomFloats((size_t)k.c, seed + 4));
+    b.node("Conv", {"r", "w2", "b2"}, {"e"});
+    b.node("Sigmoid", {"e"}, {"s"});
+    b.node("Mul", {k.scaleFirst ? "s" : "t", k.scaleFirst ? "t" : "s"}, {"u"});
+    if (k.consumerIsPool) {
+        auto pool = b.node("AveragePool", {"u"}, {"y"});
+        OnnxBuilder::attr(pool, "kernel_shape", std::vector<int64_t>{2, 2});
+    } else {
+        b.initializer("w3", {k.m, k.c, 1, 1}, randomFloats((size_t)k.m * k.c, seed + 5, -0.5f, 0.5f));
+        b.initializer("b3", {k.m}, randomFloats((size_t)k.m, seed + 6));
+        b.node("Conv", {"u", "w3", "b3"}, {"y"});
+    }
+    b.output("y");
+    if (k.mulReadTwice) {
+        b.node("Relu", {"u"}, {"z"});
+        b.output("z");
+    }
+    return b;
+}
+
+std::map<std::string, std::pair<std::vector<int>, std::vector<float>>> seInput(const SeBlock& k, unsigned seed = 95) {
+    return {{"x", {{k.n, k.c, k.h, k.w}, randomFloats((size_t)k.n * k.c * k.h * k.w, seed, -2, 2)}}};
+}
+}  // namespace
+
+TEST(ConverterPasses, SqueezeExciteMulFoldedIntoTheProjection) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::BinaryOp, T::Pooling);
+    SeBlock k;
+    auto m = convertBoth(seBlock(k));
+    EXPECT_EQ(opCounts(m.before)["BinaryOp"], 1);
+    EXPECT_EQ(opCounts(m.after).count("BinaryOp"), 0u);
+    auto net = netOf(m.after);
+    const Schema::Op* projection = nullptr;
+    for (auto op : *net->ops()) {
+        if (op->type() == T::Convolution && op->outputs()->size() == 1 && tensorName(net, op->outputs()->Get(0)) == "y") {
+            projection = op;
+        }
+    }
+    ASSERT_NE(projection, nullptr);
+    std::vector<std::string> in;
+    for (auto t : *projection->inputs())
+        in.push_back(tensorName(net, t));
+    ASSERT_EQ(in.size(), 4u);
+    EXPECT_EQ(in[0], "t");
+    EXPECT_EQ(in[1], "w3");
+    EXPECT_EQ(in[2], "b3");
+    EXPECT_EQ(in[3], "s");
+    expectSameOutputs(m, seInput(k));
+}
+
+TEST(ConverterPasses, SqueezeExciteFoldedMatchesTheMul) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::BinaryOp, T::Pooling);
+    std::vector<SeBlock> cases(4);
+    cases[1].scaleFirst = true;
+    cases[2].n = 2;  // one scale per image
+    cases[2].m = 40;
+    cases[3].c = 35;  // channel tails; more projection weights than positions (X scaled instead)
+    cases[3].h = 5;
+    cases[3].w = 3;
+    cases[3].m = 24;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        SCOPED_TRACE(testing::Message() << "case " << i);
+        auto m = convertBoth(seBlock(cases[i], 100 + (unsigned)i));
+        EXPECT_EQ(opCounts(m.after).count("BinaryOp"), 0u);
+        expectSameOutputs(m, seInput(cases[i], 110 + (unsigned)i));
+    }
+}
+
+TEST(ConverterPasses, SqueezeExciteMulKeptOtherwise) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::BinaryOp, T::Pooling);
+    SeBlock twice;
+    twice.mulReadTwice = true;  // the product is needed itself
+    SeBlock pool;
+    pool.consumerIsPool = true;  // no convolution to take it
+    for (const auto& k : {twice, pool}) {
+        auto m = convertBoth(seBlock(k));
+        EXPECT_EQ(opCounts(m.after)["BinaryOp"], 1);
+        expectSameOutputs(m, seInput(k));
+    }
+    // a scale over more than channels ([1, C, H, 1]) is no input scale
+    OnnxBuilder b(14);
+    b.input("x", {1, 8, 6, 5});
+    b.input("g", {1, 8, 6, 1});
+    b.node("Mul", {"x", "g"}, {"u"});
+    b.initializer("w", {4, 8, 1, 1}, randomFloats(32, 7));
+    b.node("Conv", {"u", "w"}, {"y"});
+    b.output("y");
+    auto m = convertBoth(b);
+    EXPECT_EQ(opCounts(m.after)["BinaryOp"], 1);
+    expectSameOutputs(m, {{"x", {{1, 8, 6, 5}, randomFloats(240, 8)}}, {"g", {{1, 8, 6, 1}, randomFloats(48, 9)}}});
+}

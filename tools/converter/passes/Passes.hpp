@@ -49,6 +49,12 @@ bool fuseChannelShuffleIO(Graph& g);
  * ConvParams. Run after the fixed point (activations already fused), not inside it.
  */
 bool fusePointwiseDepthwise(Graph& g);
+/**
+ * Mul(X, S) (X [N, C, H...], S [1 or N, C, 1...], neither constant; static shapes) read only by a
+ * Convolution (X, W, [B]) as X -> Convolution(X, W, B, S): the squeeze-excite scale as the
+ * convolution's input scale. Run after the fixed point, not inside it.
+ */
+bool fuseInputScale(Graph& g);
 
 /** all passes to a fixed point, then the fusions into compound ops (fusePointwiseDepthwise) */
 void runPasses(Graph& g);

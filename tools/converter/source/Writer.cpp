@@ -35,8 +35,10 @@ int weightAxis(const Schema::OpT& op, int slot, int rank) {
 
 bool isWeightSlot(const Schema::OpT& op, int slot) {
     using T = Schema::OpType;
+    if (op.type == T::Convolution) {
+        return slot == 1 || slot == 2;  // slot 3: the input scale S, an activation
+    }
     switch (op.type) {
-        case T::Convolution:
         case T::ConvTranspose:
         case T::Gemm:
         case T::MatMul:

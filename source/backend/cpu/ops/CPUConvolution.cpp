@@ -210,6 +210,11 @@ static Execution* createConvolution(const std::vector<Tensor*>& inputs, const st
                                     const Schema::Op* op, Backend* backend) {
     ConvAttrs attrs;
     attrs.load(op->param_as_ConvParam());
+    if (inputs.size() > 3 && inputs[3]) {
+        // X * S into scratch, then the convolution of X, W, B
+        const std::vector<Tensor*> three(inputs.begin(), inputs.begin() + 3);
+        return wrapInputScale(createPlainConvolution(three, attrs, backend), backend);
+    }
     return createPlainConvolution(inputs, attrs, backend);
 }
 

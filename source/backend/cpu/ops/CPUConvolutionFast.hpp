@@ -17,5 +17,11 @@ Execution* createFastConvolution(const std::vector<Tensor*>& inputs, const ConvA
 /** the plain-layout Convolution Execution for attrs: the fast one where it applies, else the reference */
 Execution* createPlainConvolution(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs, Backend* backend);
 
+/**
+ * For a Convolution with an input scale S (a fourth input): inner (made for inputs X, W, B) run on
+ * X * S, scaled into scratch of X's shape and layout (CPUConvolutionInputScale.cpp); null for null
+ */
+Execution* wrapInputScale(Execution* inner, Backend* backend);
+
 } // namespace MNN
 #endif

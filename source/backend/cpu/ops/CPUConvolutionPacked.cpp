@@ -14,6 +14,7 @@
 #endif
 #include <string>
 #include <vector>
+#include "CPUConvolutionFast.hpp"
 #include "CPUPackedOps.hpp"
 #include "backend/cpu/CPUBackend.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
@@ -129,6 +130,7 @@ struct PackedConvJob {
     const PcTapList* lists;
     const float* w;
     const uint16_t* wHalf;  // the weights as IEEE half (w unused), or null
+    int64_t wImage;     // weight floats between images (scaled per image by S), else 0
     int64_t wPerBlock;  // packed weight floats per output block
     const float* bias;
     int groups, outBlocks, qMax, tasks;
@@ -183,7 +185,7 @@ struct PackedConvJob {
             t.tapOff = tapOff + l.start;
             t.tapIdx = tapIdx + l.start;
             t.taps = l.count;
-            t.w = wHalf ? nullptr : w + qb0 * wPerBlock;
+            t.w = wHalf ? nullptr : w + ni * wImage + qb0 * wPerBlock;
             t.wHalf = wHalf ? wHalf + qb0 * wPerBlock : nullptr;
             t.bias = bias + qb0 * kCpuPack;
             float* yt = y + ni * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
@@ -227,10 +229,44 @@ void validTaps(int64_t begin, int kernel, int dil, int extent, int* lo, int* hi)
 
 }  // namespace
 
+/**
+ * W * S for one image's scale (index = scale image * groups + group): every row (input channel lane
+ * kb * 16 + i, tap) of the packed weights times that channel's scale
+ */
+struct WeightScaleJob {
+    const float* w;
+    const float* s;
+    float* out;
+    int64_t sImage, wImage, wPerBlock;
+    int groups, qMax, outBlocks, inBlocks, taps, channels;
+    void operator()(int index) const {
+        const int n = index / groups, g = index % groups;
+        const int Q = std::min(qMax, outBlocks - g * qMax);
+        const int64_t base = (int64_t)g * qMax * wPerBlock, row = (int64_t)Q * kCpuPack;
+        const float* sn = s + n * sImage;
+        const float* src = w + base;
+        float* dst = out + n * wImage + base;
+        for (int kb = 0; kb < inBlocks; ++kb) {
+            for (int tap = 0; tap < taps; ++tap) {
+                for (int i = 0; i < kCpuPack; ++i) {
+                    const int c = kb * kCpuPack + i;
+                    const float k = c < channels ? sn[c] : 0.0f;
+                    const int64_t off = (((int64_t)kb * taps + tap) * kCpuPack + i) * row;
+                    for (int64_t j = 0; j < row; ++j) {
+                        dst[off + j] = src[off + j] * k;
+                    }
+                }
+            }
+        }
+    }
+};
+
 class CPUConvolutionPacked : public Execution {
 public:
-    CPUConvolutionPacked(Backend* b, const ConvAttrs& attrs, const Tensor* weight, const Tensor* bias)
-        : Execution(b), mAttrs(attrs) {
+    /** scaleInput: the op's fourth input S scales X per image and channel, applied to the weights */
+    CPUConvolutionPacked(Backend* b, const ConvAttrs& attrs, const Tensor* weight, const Tensor* bias,
+                         bool scaleInput = false)
+        : Execution(b), mAttrs(attrs), mScaleInput(scaleInput) {
         mPost = CPUUtils::gemmPostFor(attrs);
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         packWeights(cpuCoreFunctions(), weight, bias);
@@ -308,9 +344,25 @@ public:
         const int64_t byWork = (int64_t)(macs / (1 << 17)) + 1;
         mTasks =
             (int)std::max<int64_t>(1, std::min<int64_t>({total, (int64_t)(threads > 1 ? 4 * threads : 1), byWork}));
-        halfWeightsIfGemv();
-        snprintf(mAlgo, sizeof(mAlgo), "packed%s%s %s", mXLanes < kCpuPack ? "-nhwc" : "",
-                 mWeightsHalf.empty() ? "" : "-f16", mFuncs->packedConvName);
+        mScaleImages = 0;
+        if (mScaleInput) {
+            // S [1 or N, C, 1, 1] (checked by shape inference): the weights scaled per image into scratch
+            const Tensor* s = inputs.size() > 3 ? inputs[3] : nullptr;
+            // S is never packed: only X is a data slot of a Convolution (Session::assignLayouts)
+            if (!s || isCpuPacked(s) || s->dimensions() != 4 || s->length(1) != mInChannels ||
+                (s->length(0) != 1 && s->length(0) != mBatch)) {
+                MNN_ERROR("Convolution %s: input scale S %s does not fit X %s\n",
+                          TensorUtils::describe(outputs[0])->name.c_str(), s ? TensorUtils::shapeString(s).c_str() : "(none)",
+                          TensorUtils::shapeString(inputs[0]).c_str());
+                return INVALID_VALUE;
+            }
+            mScaleImages = s->length(0);
+            std::vector<uint16_t>().swap(mWeightsHalf);
+        } else {
+            halfWeightsIfGemv();
+        }
+        snprintf(mAlgo, sizeof(mAlgo), "packed%s%s%s %s", mXLanes < kCpuPack ? "-nhwc" : "",
+                 mWeightsHalf.empty() ? "" : "-f16", mScaleInput ? "-scaled" : "", mFuncs->packedConvName);
         size_t scratch = 0;
         if (!mInPacked) {
             scratch += (size_t)(mBatch * mInImage) * sizeof(float);
@@ -318,6 +370,7 @@ public:
         if (!mOutPacked) {
             scratch += (size_t)(mBatch * mOutImage) * sizeof(float);
         }
+        scratch += (size_t)mScaleImages * mWeights.size() * sizeof(float);
         if (scratch && !static_cast<CPUBackend*>(backend())->reserveScratch(scratch)) {
             return OUT_OF_MEMORY;
         }
@@ -344,6 +397,29 @@ public:
             scratch += mBatch * mInImage;
         }
         float* y = mOutPacked ? outputs[0]->host<float>() : scratch;
+        if (!mOutPacked) {
+            scratch += mBatch * mOutImage;
+        }
+        const float* w = mWeights.data();
+        const int64_t wFloats = (int64_t)mWeights.size();
+        if (mScaleInput) {
+            const Tensor* s = inputs[3];
+            WeightScaleJob scale;
+            scale.w = w;
+            scale.s = s->host<float>();
+            scale.out = scratch;
+            scale.sImage = mScaleImages == 1 ? 0 : mInChannels;
+            scale.wImage = wFloats;
+            scale.wPerBlock = (int64_t)inBlocks * mTapsAll * kCpuPack * kCpuPack;
+            scale.qMax = mFuncs->pcQMax;
+            scale.outBlocks = outBlocks;
+            scale.groups = (outBlocks + scale.qMax - 1) / scale.qMax;
+            scale.inBlocks = inBlocks;
+            scale.taps = mTapsAll;
+            scale.channels = mInChannels;
+            parallelFor(mPool, mScaleImages * scale.groups, scale);
+            w = scratch;
+        }
         PackedConvJob job;
         job.f = mFuncs;
         job.x = x;
@@ -353,7 +429,8 @@ public:
         job.tapOff = mTapOff.data();
         job.tapIdx = mTapIdx.data();
         job.lists = mLists.data();
-        job.w = mWeights.data();
+        job.w = w;
+        job.wImage = mScaleInput && mScaleImages > 1 ? wFloats : 0;
         job.wHalf = mWeightsHalf.empty() ? nullptr : mWeightsHalf.data();
         // weights beyond L2 stream from L3 / memory: the tile kernel prefetches them
         job.prefetch = mWeightBytes >= kPrefetchWeightBytes ? 1 : 0;
@@ -542,6 +619,8 @@ private:
     }
 
     ConvAttrs mAttrs;
+    bool mScaleInput = false;
+    int mScaleImages = 0;  // S's images (1: one scale for the batch)
     GemmPost mPost;
     ThreadPool* mPool = nullptr;
     const CPUCoreFunctions* mFuncs = nullptr;
@@ -620,6 +699,29 @@ Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std
         return w;
     }
     return new CPUConvolutionPacked(backend, attrs, inputs[1], bias);
+}
+
+/** with an input scale S: the direct kernel's weights scaled per image where they are fewer than X's positions */
+Execution* createPackedConvolutionScaled(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                         const Schema::Op* op, Backend* backend) {
+    const std::vector<Tensor*> three(inputs.begin(), inputs.begin() + 3);
+    const char* env = getenv("MNN_CONV_ALGO");
+    const bool forced = env && *env;  // a forced algorithm: run it on X * S
+    const Tensor* x = inputs[0];
+    const Tensor* w = inputs[1];
+    const Tensor* bias = inputs[2];
+    if (!forced && outputs.size() == 1 && x && x->dimensions() == 4 && CPUUtils::isFloat(x) && isConstFloat(w) &&
+        w->dimensions() == 4 && w->length(1) == x->length(1) && (!bias || (isConstFloat(bias) &&
+        bias->elementSize() == w->length(0))) && (isCpuPacked(x) || isCpuPacked(outputs[0]))) {
+        ConvAttrs attrs;
+        attrs.load(op->param_as_ConvParam());
+        const double weights = (double)w->length(0) * w->length(2) * w->length(3);
+        const double positions = (double)x->length(2) * x->length(3);
+        if (attrs.group == 1 && weights <= positions) {
+            return new CPUConvolutionPacked(backend, attrs, w, bias, true);
+        }
+    }
+    return wrapInputScale(createPackedConvolution(three, outputs, op, backend), backend);
 }
 
 }  // namespace MNN
