@@ -119,6 +119,14 @@ public:
         (void)outputs;
         return PACKED_NONE;
     }
+    /**
+     * For PACKED_MIXED ops: whether input `index` (besides input 0, always one) is a data input that
+     * may be packed too (the CPU: a Convolution's residual R, input 4)
+     */
+    virtual bool onPackedDataInput(const Schema::Op* op, int index) const {
+        (void)op;
+        return index == 0;
+    }
     /** marks a tensor packed or plain in this backend's packed layout */
     virtual void onSetPacked(Tensor* tensor, bool packed) const {
         (void)tensor;

@@ -819,7 +819,8 @@ void Session::assignLayouts() {
                 bool content = entry && ((entry->contentInputs & 0x80000000u) ||
                                          (i < 31 && (entry->contentInputs >> i) & 1u));
                 bool sameBackend = mUnits[mProducer[t]]->backend == u.backend;
-                bool dataSlot = support[k] == Backend::PACKED_UNIFORM || i == 0;
+                bool dataSlot = support[k] == Backend::PACKED_UNIFORM || i == 0 ||
+                                (support[k] == Backend::PACKED_MIXED && u.backend->onPackedDataInput(u.op, (int)i));
                 if (support[k] == Backend::PACKED_NONE || content || !sameBackend || !dataSlot) {
                     packed[t] = 0;
                 }

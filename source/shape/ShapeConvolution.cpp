@@ -1,7 +1,9 @@
 // Convolution (ONNX Conv) and ConvTranspose: inputs X [N, C, spatial...], W, optional B [M].
 // Conv: W [M, C/group, k...]; ConvTranspose: W [C, M/group, k...]. Output [N, M, out...] float32.
 // Convolution may take a fourth input S [N or 1, C, 1...] (X's rank): it convolves X * S, the input
-// scaled per image and channel (the converter folds a squeeze-excite Mul into the convolution).
+// scaled per image and channel (the converter folds a squeeze-excite Mul into the convolution), and
+// a fifth R of the output's shape: Y = act(conv + B + R), the activation after the sum (a residual
+// Add, and the Relu after it, folded in).
 #include "ShapeUtils.hpp"
 #include "WindowGeometry.hpp"
 
@@ -9,13 +11,13 @@ namespace MNN {
 
 static ErrorCode shapeConvCommon(const Schema::Op* op, const std::vector<Tensor*>& inputs,
                                  const std::vector<Tensor*>& outputs, bool transpose) {
-    const size_t maxInputs = transpose ? 3 : 4;
+    const size_t maxInputs = transpose ? 3 : 5;
     if (!ShapeUtils::has(inputs, 0) || !ShapeUtils::has(inputs, 1) || inputs.size() > maxInputs ||
         outputs.size() != 1) {
         return ShapeUtils::error(op, INVALID_VALUE, "needs inputs X, W, [B]%s and 1 output, got %d inputs and %d outputs",
-                                 transpose ? "" : ", [S]", (int)inputs.size(), (int)outputs.size());
+                                 transpose ? "" : ", [S], [R]", (int)inputs.size(), (int)outputs.size());
     }
-    const char* names[4] = {"X", "W", "B", "S"};
+    const char* names[5] = {"X", "W", "B", "S", "R"};
     for (size_t i = 0; i < inputs.size(); ++i) {
         if (inputs[i] && !(inputs[i]->getType() == halide_type_of<float>())) {
             return ShapeUtils::error(op, NOT_SUPPORT, "input %s has type %s; only float32 is supported", names[i],
@@ -54,6 +56,10 @@ static ErrorCode shapeConvCommon(const Schema::Op* op, const std::vector<Tensor*
     }
     std::vector<int> out = {x[0], m};
     out.insert(out.end(), g.output.begin(), g.output.end());
+    if (ShapeUtils::has(inputs, 4) && TensorUtils::shape(inputs[4]) != out) {
+        return ShapeUtils::error(op, INVALID_VALUE, "residual R %s does not have the output's shape %s",
+                                 TensorUtils::shapeString(inputs[4]).c_str(), TensorUtils::shapeString(out).c_str());
+    }
     ShapeUtils::setOutput(outputs[0], out, halide_type_of<float>());
     return NO_ERROR;
 }

@@ -1031,6 +1031,7 @@ struct SeBlock {
     bool scaleFirst = false;  // Mul(s, t)
     bool mulReadTwice = false;
     bool consumerIsPool = false;  // the Mul read by an AveragePool, not a convolution
+    bool yIsOutput = true;        // false: the caller reads y
 };
 
 OnnxBuilder seBlock(const SeBlock& k, unsigned seed = 90) {
@@ -1058,7 +1059,9 @@ OnnxBuilder seBlock(const SeBlock& k, unsigned seed = 90) {
         b.initializer("b3", {k.m}, randomFloats((size_t)k.m, seed + 6));
         b.node("Conv", {"u", "w3", "b3"}, {"y"});
     }
-    b.output("y");
+    if (k.yIsOutput) {
+        b.output("y");
+    }
     if (k.mulReadTwice) {
         b.node("Relu", {"u"}, {"z"});
         b.output("z");
@@ -1136,4 +1139,150 @@ TEST(ConverterPasses, SqueezeExciteMulKeptOtherwise) {
     auto m = convertBoth(b);
     EXPECT_EQ(opCounts(m.after)["BinaryOp"], 1);
     expectSameOutputs(m, {{"x", {{1, 8, 6, 5}, randomFloats(240, 8)}}, {"g", {{1, 8, 6, 1}, randomFloats(48, 9)}}});
+}
+
+namespace {
+// x -> Conv 3x3 + Relu -> Conv 3x3 -> Add(., R) [-> Relu] -> y (a ResNet basic block when R is x);
+// variants: the Add's other operand another convolution of x (a downsample branch), a broadcast R,
+// an activation before the Add, the second convolution's output read twice
+struct ResBlock {
+    int c = 8, h = 7, w = 6;
+    bool reluAfter = true;
+    bool branch = false;       // R = Conv 1x1 (x), computed before the block's second convolution
+    bool branchLast = false;   // ... or after it (the branch convolution then takes the block's as R)
+    bool broadcastR = false;   // R [1, c, 1, 1] (a graph input): no residual
+    bool reluBefore = false;   // the second convolution has an activation: no residual
+    bool readTwice = false;
+};
+
+OnnxBuilder resBlock(const ResBlock& k, unsigned seed = 120) {
+    OnnxBuilder b(14);
+    b.input("x", {1, k.c, k.h, k.w});
+    const size_t wc = (size_t)k.c * k.c * 9;
+    b.initializer("w1", {k.c, k.c, 3, 3}, randomFloats(wc, seed, -0.3f, 0.3f));
+    b.initializer("w2", {k.c, k.c, 3, 3}, randomFloats(wc, seed + 1, -0.3f, 0.3f));
+    b.initializer("b2", {k.c}, randomFloats((size_t)k.c, seed + 2));
+    b.initializer("wd", {k.c, k.c, 1, 1}, randomFloats((size_t)k.c * k.c, seed + 3, -0.5f, 0.5f));
+    std::string r = "x";
+    auto branch = [&]() { b.node("Conv", {"x", "wd"}, {"d"}); };
+    if (k.branch && !k.branchLast) {
+        branch();
+        r = "d";
+    }
+    auto c1 = b.node("Conv", {"x", "w1"}, {"a0"});
+    OnnxBuilder::attr(c1, "pads", std::vector<int64_t>{1, 1, 1, 1});
+    b.node("Relu", {"a0"}, {"a"});
+    auto c2 = b.node("Conv", {"a", "w2", "b2"}, {"v0"});
+    OnnxBuilder::attr(c2, "pads", std::vector<int64_t>{1, 1, 1, 1});
+    std::string v = "v0";
+    if (k.reluBefore) {
+        b.node("Relu", {"v0"}, {"v"});
+        v = "v";
+    }
+    if (k.branch && k.branchLast) {
+        branch();
+        r = "d";
+    }
+    if (k.broadcastR) {
+        b.input("g", {1, k.c, 1, 1});
+        r = "g";
+    }
+    b.node("Add", {v, r}, {k.reluAfter ? "s" : "y"});
+    if (k.reluAfter) {
+        b.node("Relu", {"s"}, {"y"});
+    }
+    b.output("y");
+    if (k.readTwice) {
+        b.output(v);
+    }
+    return b;
+}
+
+std::map<std::string, std::pair<std::vector<int>, std::vector<float>>> resInput(const ResBlock& k, unsigned seed = 130) {
+    std::map<std::string, std::pair<std::vector<int>, std::vector<float>>> in = {
+        {"x", {{1, k.c, k.h, k.w}, randomFloats((size_t)k.c * k.h * k.w, seed, -2, 2)}}};
+    if (k.broadcastR) {
+        in["g"] = {{1, k.c, 1, 1}, randomFloats((size_t)k.c, seed + 1)};
+    }
+    return in;
+}
+}  // namespace
+
+TEST(ConverterPasses, ResidualAddAndReluFoldedIntoTheConvolution) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::BinaryOp);
+    ResBlock k;
+    auto m = convertBoth(resBlock(k));
+    auto before = opCounts(m.before), after = opCounts(m.after);
+    EXPECT_EQ(before["BinaryOp"], 1);
+    EXPECT_EQ(after.count("BinaryOp"), 0u);
+    EXPECT_EQ(after.count("UnaryOp"), 0u);
+    EXPECT_EQ(after["Convolution"], 2);
+    auto net = netOf(m.after);
+    const Schema::Op* last = nullptr;
+    for (auto op : *net->ops()) {
+        if (op->type() == T::Convolution && tensorName(net, op->outputs()->Get(0)) == "y") {
+            last = op;
+        }
+    }
+    ASSERT_NE(last, nullptr);
+    std::vector<std::string> in;
+    for (auto t : *last->inputs())
+        in.push_back(tensorName(net, t));
+    EXPECT_EQ(in, (std::vector<std::string>{"a", "w2", "b2", "-", "x"}));
+    EXPECT_EQ(last->param_as_ConvParam()->activation(), Schema::FusedActivation::RELU);
+    expectSameOutputs(m, resInput(k));
+}
+
+TEST(ConverterPasses, ResidualFoldedMatchesTheAdd) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::BinaryOp);
+    std::vector<ResBlock> cases(4);
+    cases[1].reluAfter = false;  // mobilenet_v2: a linear block
+    cases[2].branch = true;      // the downsample branch first: the block's convolution takes it
+    cases[3].branch = true;      // the branch after: the branch's convolution takes the block's
+    cases[3].branchLast = true;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        SCOPED_TRACE(testing::Message() << "case " << i);
+        auto m = convertBoth(resBlock(cases[i], 140 + (unsigned)i));
+        EXPECT_EQ(opCounts(m.after).count("BinaryOp"), 0u);
+        expectSameOutputs(m, resInput(cases[i], 150 + (unsigned)i));
+    }
+}
+
+TEST(ConverterPasses, ResidualAddKeptOtherwise) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::BinaryOp);
+    std::vector<ResBlock> cases(3);
+    cases[0].broadcastR = true;
+    cases[1].reluBefore = true;
+    cases[2].readTwice = true;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        SCOPED_TRACE(testing::Message() << "case " << i);
+        auto m = convertBoth(resBlock(cases[i], 160 + (unsigned)i));
+        EXPECT_EQ(opCounts(m.after)["BinaryOp"], 1);
+        expectSameOutputs(m, resInput(cases[i], 170 + (unsigned)i));
+    }
+}
+
+TEST(ConverterPasses, SqueezeExciteBlockWithResidualTakesBoth) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::BinaryOp, T::Pooling);
+    // the squeeze-excite block's projection back to x's channels, plus x
+    SeBlock k;
+    k.m = 16;
+    k.yIsOutput = false;
+    OnnxBuilder b = seBlock(k);
+    b.node("Add", {"y", "x"}, {"out"});
+    b.output("out");
+    auto m = convertBoth(b);
+    auto net = netOf(m.after);
+    bool found = false;
+    for (auto op : *net->ops()) {
+        if (op->type() == T::Convolution && tensorName(net, op->outputs()->Get(0)) == "out") {
+            ASSERT_EQ(op->inputs()->size(), 5u);
+            EXPECT_EQ(tensorName(net, op->inputs()->Get(3)), "s");
+            EXPECT_EQ(tensorName(net, op->inputs()->Get(4)), "x");
+            found = true;
+        }
+    }
+    EXPECT_TRUE(found);
+    EXPECT_EQ(opCounts(m.after).count("BinaryOp"), 0u);
+    expectSameOutputs(m, seInput(k));
 }

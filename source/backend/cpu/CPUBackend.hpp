@@ -50,6 +50,10 @@ public:
     bool onCopyBuffer(const Tensor* src, const Tensor* dst) const override;
     int onPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs,
                         const std::vector<Tensor*>& outputs) const override;
+    /** a Convolution's residual R (input 4) is a data input: packed like the block input it adds back */
+    bool onPackedDataInput(const Schema::Op* op, int index) const override {
+        return index == 0 || (index == 4 && op->type() == Schema::OpType::Convolution);
+    }
     void onSetPacked(Tensor* tensor, bool packed) const override;
     size_t dynamicBytes() const override {
         return (size_t)mPlanner.peak();

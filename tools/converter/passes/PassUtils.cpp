@@ -76,6 +76,11 @@ void runPasses(Graph& g) {
     if (fuseInputScale(g)) {
         removeDeadNodes(g);
     }
+    // the residual Add into its convolution, then the Relu after it into the same convolution
+    if (fuseResidualAdd(g)) {
+        fuseActivation(g);
+        removeDeadNodes(g);
+    }
 }
 
 }  // namespace Convert

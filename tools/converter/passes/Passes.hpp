@@ -55,6 +55,12 @@ bool fusePointwiseDepthwise(Graph& g);
  * convolution's input scale. Run after the fixed point, not inside it.
  */
 bool fuseInputScale(Graph& g);
+/**
+ * Add(Y, R), Y a Convolution's output (no activation, read only by the Add), R of Y's shape and
+ * computed before it (static shapes) -> Convolution(X, W, B, S or -1, R) writing the Add's output
+ * (act(conv + B + R): an activation after the Add fuses in when fuseActivation runs again)
+ */
+bool fuseResidualAdd(Graph& g);
 
 /** all passes to a fixed point, then the fusions into compound ops (fusePointwiseDepthwise) */
 void runPasses(Graph& g);

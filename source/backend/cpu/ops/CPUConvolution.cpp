@@ -210,12 +210,10 @@ static Execution* createConvolution(const std::vector<Tensor*>& inputs, const st
                                     const Schema::Op* op, Backend* backend) {
     ConvAttrs attrs;
     attrs.load(op->param_as_ConvParam());
-    if (inputs.size() > 3 && inputs[3]) {
-        // X * S into scratch, then the convolution of X, W, B
-        const std::vector<Tensor*> three(inputs.begin(), inputs.begin() + 3);
-        return wrapInputScale(createPlainConvolution(three, attrs, backend), backend);
-    }
-    return createPlainConvolution(inputs, attrs, backend);
+    // S (input 3) and R (input 4) in wrappers around the convolution of X, W, B
+    return createWithExtraInputs(inputs, attrs, backend, [backend](const std::vector<Tensor*>& in, const ConvAttrs& a) {
+        return createPlainConvolution(in, a, backend);
+    });
 }
 
 static Execution* createConvTranspose(const std::vector<Tensor*>&, const std::vector<Tensor*>&, const Schema::Op* op,

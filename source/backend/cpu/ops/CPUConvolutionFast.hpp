@@ -2,6 +2,8 @@
 #ifndef MNN_CPU_CPUCONVOLUTIONFAST_HPP
 #define MNN_CPU_CPUCONVOLUTIONFAST_HPP
 
+#include <functional>
+#include "backend/cpu/CPUCoreFunctions.hpp"
 #include "backend/cpu/CPUOpUtils.hpp"
 #include "shape/WindowGeometry.hpp"
 
@@ -18,10 +20,22 @@ Execution* createFastConvolution(const std::vector<Tensor*>& inputs, const ConvA
 Execution* createPlainConvolution(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs, Backend* backend);
 
 /**
- * For a Convolution with an input scale S (a fourth input): inner (made for inputs X, W, B) run on
- * X * S, scaled into scratch of X's shape and layout (CPUConvolutionInputScale.cpp); null for null
+ * For a Convolution with an input scale S (input 3): inner (made for inputs X, W, B) run on X * S,
+ * scaled into scratch of X's shape and layout (CPUConvolutionExtraInputs.cpp); null for null
  */
 Execution* wrapInputScale(Execution* inner, Backend* backend);
+/** For a Convolution with a residual R (input 4): inner (made without the activation), then y = act(y + R) */
+Execution* wrapResidual(Execution* inner, const ConvAttrs& attrs, Backend* backend);
+/** y = act(y + r) for n floats (r null: act only; post null: the sum only), with the table's kernels */
+void addResidualRow(const CPUCoreFunctions& f, float* y, const float* r, int64_t n, const GemmPost* post);
+/** makes a convolution Execution for inputs X, W, [B] (and attrs) */
+typedef std::function<Execution*(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs)> ConvCreator;
+/**
+ * base's Execution for X, W, B inside the wrappers that inputs S (3) and R (4) need (R outermost);
+ * just base's where neither is there
+ */
+Execution* createWithExtraInputs(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs, Backend* backend,
+                                 const ConvCreator& base);
 
 } // namespace MNN
 #endif

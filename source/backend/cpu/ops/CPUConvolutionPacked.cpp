@@ -145,6 +145,9 @@ struct PackedConvJob {
     int kBlocks, kLast, tapsAll;
     int prefetch;  // PackedConvTile::prefetch
     const GemmPost* post;
+    // the residual R (packed like y) added to each stored tile, then rPost (the activation after it)
+    const float* res = nullptr;
+    const GemmPost* rPost = nullptr;
     void operator()(int task) const {
         const int64_t i0 = total * task / tasks, i1 = total * (task + 1) / tasks;
         PackedConvTile t;
@@ -192,11 +195,15 @@ struct PackedConvJob {
             t.P = d.P;
             t.Q = std::min(qMax, outBlocks - qb0);
             t.yLastLanes = qb0 + t.Q == outBlocks ? lastLanes : kCpuPack;
+            const float* rt = res ? res + (yt - y) : nullptr;
             if (!d.column) {
                 t.xPosStride = xRowStride;
                 t.y = yt;
                 t.yBlockStride = yBlockStride;
                 f->packedConv(&t);
+                for (int q = 0; rt && q < t.Q; ++q) {
+                    addResidualRow(*f, yt + q * yBlockStride, rt + q * yBlockStride, (int64_t)d.P * kCpuPack, rPost);
+                }
                 continue;
             }
             t.xPosStride = xColStride;
@@ -205,8 +212,11 @@ struct PackedConvJob {
             f->packedConv(&t);
             for (int q = 0; q < t.Q; ++q) {
                 for (int p = 0; p < d.P; ++p) {
-                    memcpy(yt + q * yBlockStride + p * ow * kCpuPack, column + (q * d.P + p) * kCpuPack,
-                           sizeof(float) * kCpuPack);
+                    float* yp = yt + q * yBlockStride + p * ow * kCpuPack;
+                    memcpy(yp, column + (q * d.P + p) * kCpuPack, sizeof(float) * kCpuPack);
+                    if (rt) {
+                        addResidualRow(*f, yp, rt + (yp - yt), kCpuPack, rPost);
+                    }
                 }
             }
         }
@@ -263,10 +273,13 @@ struct WeightScaleJob {
 
 class CPUConvolutionPacked : public Execution {
 public:
-    /** scaleInput: the op's fourth input S scales X per image and channel, applied to the weights */
+    /**
+     * scaleInput: the op's input 3 (S) scales X per image and channel, applied to the weights;
+     * residual: its input 4 (R, packed like the packed output) is added before the activation
+     */
     CPUConvolutionPacked(Backend* b, const ConvAttrs& attrs, const Tensor* weight, const Tensor* bias,
-                         bool scaleInput = false)
-        : Execution(b), mAttrs(attrs), mScaleInput(scaleInput) {
+                         bool scaleInput = false, bool residual = false)
+        : Execution(b), mAttrs(attrs), mScaleInput(scaleInput), mResidual(residual) {
         mPost = CPUUtils::gemmPostFor(attrs);
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         packWeights(cpuCoreFunctions(), weight, bias);
@@ -361,8 +374,18 @@ public:
         } else {
             halfWeightsIfGemv();
         }
-        snprintf(mAlgo, sizeof(mAlgo), "packed%s%s%s %s", mXLanes < kCpuPack ? "-nhwc" : "",
-                 mWeightsHalf.empty() ? "" : "-f16", mScaleInput ? "-scaled" : "", mFuncs->packedConvName);
+        if (mResidual) {
+            const Tensor* r = inputs.size() > 4 ? inputs[4] : nullptr;
+            if (!r || !isCpuPacked(r) || !mOutPacked || TensorUtils::shape(r) != TensorUtils::shape(outputs[0])) {
+                MNN_ERROR("Convolution %s: residual R %s must be packed and of the output's shape %s\n",
+                          TensorUtils::describe(outputs[0])->name.c_str(), r ? TensorUtils::shapeString(r).c_str() : "(none)",
+                          TensorUtils::shapeString(outputs[0]).c_str());
+                return INVALID_VALUE;
+            }
+        }
+        snprintf(mAlgo, sizeof(mAlgo), "packed%s%s%s%s %s", mXLanes < kCpuPack ? "-nhwc" : "",
+                 mWeightsHalf.empty() ? "" : "-f16", mScaleInput ? "-scaled" : "", mResidual ? "-residual" : "",
+                 mFuncs->packedConvName);
         size_t scratch = 0;
         if (!mInPacked) {
             scratch += (size_t)(mBatch * mInImage) * sizeof(float);
@@ -455,6 +478,11 @@ public:
         job.kLast = mInChannels - (inBlocks - 1) * kCpuPack;
         job.tapsAll = mTapsAll;
         job.post = mPost.act ? &mPost : nullptr;
+        if (mResidual) {
+            job.res = inputs[4]->host<float>();
+            job.rPost = job.post;
+            job.post = nullptr;  // the activation comes after R
+        }
         if (job.total > 0) {
             parallelFor(mPool, mTasks, job);
         }
@@ -620,6 +648,7 @@ private:
 
     ConvAttrs mAttrs;
     bool mScaleInput = false;
+    bool mResidual = false;
     int mScaleImages = 0;  // S's images (1: one scale for the batch)
     GemmPost mPost;
     ThreadPool* mPool = nullptr;
@@ -669,8 +698,11 @@ static bool isConstFloat(const Tensor* t) {
            t->host<float>() != nullptr;
 }
 
-Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
-                                   const Schema::Op* op, Backend* backend) {
+namespace {
+
+/** the packed Execution for X, W, [B] (attrs), or null for the adapter */
+Execution* createPackedPlain(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                             const ConvAttrs& attrs, Backend* backend) {
     const char* env = getenv("MNN_CONV_ALGO");
     if (env && strcmp(env, "reference") == 0) {
         return nullptr;  // the adapter runs the reference kernel
@@ -686,8 +718,6 @@ Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std
     if (!isCpuPacked(inputs[0]) && !isCpuPacked(outputs[0])) {
         return nullptr;
     }
-    ConvAttrs attrs;
-    attrs.load(op->param_as_ConvParam());
     const int cin = inputs[0]->length(1), cout = inputs[1]->length(0);
     if (attrs.group == cin && cin == cout && attrs.group > 1) {
         return createPackedDepthwise(inputs, outputs, attrs, backend);
@@ -701,27 +731,48 @@ Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std
     return new CPUConvolutionPacked(backend, attrs, inputs[1], bias);
 }
 
-/** with an input scale S: the direct kernel's weights scaled per image where they are fewer than X's positions */
-Execution* createPackedConvolutionScaled(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
-                                         const Schema::Op* op, Backend* backend) {
-    const std::vector<Tensor*> three(inputs.begin(), inputs.begin() + 3);
+}  // namespace
+
+Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                   const Schema::Op* op, Backend* backend) {
+    ConvAttrs attrs;
+    attrs.load(op->param_as_ConvParam());
+    const Tensor* s = inputs.size() > 3 ? inputs[3] : nullptr;
+    const Tensor* r = inputs.size() > 4 ? inputs[4] : nullptr;
+    if (!s && !r) {
+        return createPackedPlain(inputs, outputs, attrs, backend);
+    }
+    // S (X * S) and R (act(conv + B + R)) in the direct kernel: the weights scaled per image where they
+    // are no more than X's positions, R added to each stored tile where R and Y are both packed;
+    // Winograd, forced algorithms and the rest in the wrappers (CPUConvolutionExtraInputs.cpp)
+    auto base = [&](const std::vector<Tensor*>& in, const ConvAttrs& a) {
+        return createPackedPlain(in, outputs, a, backend);
+    };
     const char* env = getenv("MNN_CONV_ALGO");
-    const bool forced = env && *env;  // a forced algorithm: run it on X * S
     const Tensor* x = inputs[0];
     const Tensor* w = inputs[1];
     const Tensor* bias = inputs[2];
-    if (!forced && outputs.size() == 1 && x && x->dimensions() == 4 && CPUUtils::isFloat(x) && isConstFloat(w) &&
-        w->dimensions() == 4 && w->length(1) == x->length(1) && (!bias || (isConstFloat(bias) &&
-        bias->elementSize() == w->length(0))) && (isCpuPacked(x) || isCpuPacked(outputs[0]))) {
-        ConvAttrs attrs;
-        attrs.load(op->param_as_ConvParam());
-        const double weights = (double)w->length(0) * w->length(2) * w->length(3);
-        const double positions = (double)x->length(2) * x->length(3);
-        if (attrs.group == 1 && weights <= positions) {
-            return new CPUConvolutionPacked(backend, attrs, w, bias, true);
+    const bool direct = !(env && *env) && outputs.size() == 1 && x && x->dimensions() == 4 && CPUUtils::isFloat(x) &&
+                        isConstFloat(w) && w->dimensions() == 4 && w->length(1) == x->length(1) && attrs.group == 1 &&
+                        (!bias || (isConstFloat(bias) && bias->elementSize() == w->length(0))) &&
+                        (isCpuPacked(x) || isCpuPacked(outputs[0]));
+    const bool scaleOk = !s || (double)w->length(0) * w->length(2) * w->length(3) <= (double)x->length(2) * x->length(3);
+    const bool residualOk = !r || (isCpuPacked(r) && isCpuPacked(outputs[0]));
+    if (direct && scaleOk && residualOk) {
+        const std::vector<Tensor*> three(inputs.begin(), inputs.begin() + 3);
+        ConvAttrs linear = attrs;
+        linear.activation = Schema::FusedActivation::NONE;
+        // Winograd where it would run, in the wrappers (R outermost, as createWithExtraInputs nests them)
+        Execution* wino = createPackedWinograd(three, outputs, r ? linear : attrs, backend);
+        if (!wino) {
+            return new CPUConvolutionPacked(backend, attrs, w, bias, s != nullptr, r != nullptr);
         }
+        if (s) {
+            wino = wrapInputScale(wino, backend);
+        }
+        return r ? wrapResidual(wino, attrs, backend) : wino;
     }
-    return wrapInputScale(createPackedConvolution(three, outputs, op, backend), backend);
+    return createWithExtraInputs(inputs, attrs, backend, base);
 }
 
 }  // namespace MNN

@@ -269,11 +269,7 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
     Execution* native = nullptr;
     switch (op->type()) {
         case Schema::OpType::Convolution:
-            if (inputs.size() > 3 && inputs[3]) {
-                native = createPackedConvolutionScaled(inputs, outputs, op, backend);
-            } else {
-                native = createPackedConvolution(inputs, outputs, op, backend);
-            }
+            native = createPackedConvolution(inputs, outputs, op, backend);
             break;
         case Schema::OpType::PointwiseDepthwise:
             native = createPackedPointwiseDepthwise(inputs, outputs, op, backend);

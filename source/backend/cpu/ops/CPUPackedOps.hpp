@@ -21,14 +21,12 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
  * Native packed executions (nullptr when the op's parameters are outside what they do); defined
  * next to their kernels.
  */
+/**
+ * Convolution: depthwise, Winograd or the direct tile kernel; the direct kernel also takes inputs S
+ * (3) and R (4), elsewhere they run in wrappers (CPUConvolutionExtraInputs.cpp)
+ */
 Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                    const Schema::Op* op, Backend* backend);
-/**
- * with a fourth input S (X * S is convolved): CPUConvolutionPacked scaling its weights per image
- * where they are fewer than X's positions, else the three-input Execution on X * S (wrapInputScale)
- */
-Execution* createPackedConvolutionScaled(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
-                                         const Schema::Op* op, Backend* backend);
 /** depthwise (group == input channels == output channels), any window: CPUConvolutionPackedDepthwise.cpp */
 Execution* createPackedDepthwise(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                  const ConvAttrs& attrs, Backend* backend);

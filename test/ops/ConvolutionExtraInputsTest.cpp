@@ -1,8 +1,10 @@
-// Convolution with a fourth input S (conv(X * S), a squeeze-excite Mul folded in by the converter)
-// against the unfused graph (BinaryOp MUL with a [N or 1, C, 1, 1] operand, then the convolution)
-// run by the reference kernels: the packed kernel scaling its weights per image (CPUConvolutionPacked,
-// "-scaled"), the wrapper that scales X into scratch (other algorithms, plain layout), on every ISA
-// tier at 1-3 threads, with S a graph input or an op's output; S shapes that do not fit X are refused.
+// Convolution's optional inputs against the unfused graphs run by the reference kernels, on every ISA
+// tier at 1-3 threads: S (input 3, conv(X * S), a squeeze-excite Mul folded in by the converter)
+// against BinaryOp MUL then the convolution: the packed kernel scaling its weights per image
+// ("-scaled"), the wrapper that scales X into scratch (other algorithms, plain layout); R (input 4,
+// act(conv + B + R), a residual Add and the activation after it folded in) against the linear
+// convolution, Add and UnaryOp: the packed kernel adding R to each stored tile ("-residual"), the
+// wrapper after Winograd / plain layouts / mixed layouts. S and R shapes that do not fit are refused.
 #include "PackedTestUtils.hpp"
 
 using namespace MNN;
@@ -72,7 +74,7 @@ const std::vector<ScaleCase>& cases() {
     static const std::vector<ScaleCase> c = {
         {1, 40, 24, 14, 14, 1, 1, true},    // squeeze-excite projection: 24 weights per channel < 196 positions
         {2, 24, 200, 8, 8, 1, 2, false},    // more weights than positions: X scaled, per image
-        {2, 16, 8, 10, 10, 3, 2, true},     // 3x3: 72 weights per channel <= 100 positions, per image
+        {2, 16, 8, 10, 10, 3, 2, false},    // 3x3: Winograd runs (on X * S), per image
         {1, 32, 32, 12, 12, 3, 1, false},   // 3x3 wider than the plane: X scaled (Winograd or direct)
         {2, 3, 8, 16, 16, 1, 1, true},      // 3 channels: a plain X runs NHWC; one S for both images
         {3, 35, 17, 9, 7, 1, 3, true},      // channel and output tails
@@ -192,6 +194,170 @@ TEST(ConvolutionInputScale, ScalesThatDoNotFitAreRefused) {
         for (const char* layout : {"plain", "packed"}) {
             auto r = runWithLayout(mb.finish(), {{"x", x.get()}, {"s", s.get()}}, layout, 1);
             EXPECT_NE(r.code, NO_ERROR) << layout << " S " << sDims[0] << "x" << sDims[1];
+        }
+    }
+}
+
+namespace {
+
+using Act = Schema::FusedActivation;
+
+struct ResidualCase {
+    int n, c, m, h, w, k;  // the expansion X [n, c, h, w] -> U [n, m, h, w]; the tested conv U -> Y [n, c, h, w], k x k
+    Act act;
+    bool scale;     // S too (one per image)
+    bool packedR;   // R packed (an op's output) or a graph input
+    bool packedY;   // Y read by a convolution (packed) or a graph output
+    const char* algo;  // expected algorithm prefix in the packed run ("" : not checked)
+};
+
+Schema::UnaryOpType unaryFor(Act a) {
+    switch (a) {
+        case Act::RELU:
+            return Schema::UnaryOpType::RELU;
+        case Act::SILU:
+            return Schema::UnaryOpType::SILU;
+        default:
+            return Schema::UnaryOpType::HARD_SWISH;
+    }
+}
+
+/**
+ * x -> c0 (1x1, c -> c) -> t (the block input) ; t -> c1 (1x1 + Relu, c -> m) -> u ;
+ * fused: conv(u, W, B, [g], R = t or x) with act -> y ; unfused: linear conv ([u * g]) -> v, v + R -> a,
+ * UnaryOp act -> y ; then c2 (1x1) -> z when packedY
+ */
+std::vector<uint8_t> residualModel(const ResidualCase& t, bool fused) {
+    ModelBuilder mb;
+    mb.input("x", {t.n, t.c, t.h, t.w});
+    if (t.scale) {
+        mb.input("s", {t.n, t.m, 1, 1});
+    }
+    addConv(mb, "c0", "x", "t", t.c, t.c, 1, 1, 1, 0, 1, 51);
+    addConv(mb, "c1", "t", "u", t.c, t.m, 1, 1, 1, 0, 1, 53, Act::RELU);
+    const std::string r = t.packedR ? "t" : "x";
+    mb.constant("w", {t.c, t.m, t.k, t.k}, randomFloats((size_t)t.c * t.m * t.k * t.k, 55, -0.3f, 0.3f));
+    mb.constant("b", {t.c}, randomFloats((size_t)t.c, 56));
+    Schema::ConvParamT p = convParam(t.k);
+    const std::string y = t.packedY ? "y" : "z";
+    if (fused) {
+        p.activation = t.act;
+        mb.op(Schema::OpType::Convolution, "sc", {"u", "w", "b", t.scale ? "s" : "", r}, {y})->param.Set(p);
+    } else {
+        p.activation = Act::NONE;
+        std::string in = "u";
+        if (t.scale) {
+            Schema::BinaryParamT bp;
+            bp.type = Schema::BinaryOpType::MUL;
+            mb.op(Schema::OpType::BinaryOp, "mul", {"u", "s"}, {"us"})->param.Set(bp);
+            in = "us";
+        }
+        mb.op(Schema::OpType::Convolution, "sc", {in, "w", "b"}, {"v"})->param.Set(p);
+        Schema::BinaryParamT add;
+        add.type = Schema::BinaryOpType::ADD;
+        mb.op(Schema::OpType::BinaryOp, "add", {"v", r}, {t.act == Act::NONE ? y : "a"})->param.Set(add);
+        if (t.act != Act::NONE) {
+            Schema::UnaryParamT up;
+            up.type = unaryFor(t.act);
+            mb.op(Schema::OpType::UnaryOp, "act", {"a"}, {y})->param.Set(up);
+        }
+    }
+    if (t.packedY) {
+        addConv(mb, "c2", "y", "z", t.c, 5, 1, 1, 1, 0, 1, 57);
+    }
+    mb.output("z");
+    return mb.finish();
+}
+
+std::string residualName(const ResidualCase& t) {
+    return "n" + std::to_string(t.n) + " c" + std::to_string(t.c) + " m" + std::to_string(t.m) + " " +
+           std::to_string(t.h) + "x" + std::to_string(t.w) + " k" + std::to_string(t.k) + " act " +
+           std::to_string((int)t.act) + (t.scale ? " S" : "") + (t.packedR ? " packed R" : " plain R") +
+           (t.packedY ? " packed Y" : " plain Y");
+}
+
+const std::vector<ResidualCase>& residualCases() {
+    static const std::vector<ResidualCase> c = {
+        {1, 24, 96, 14, 14, 1, Act::NONE, false, true, true, "packed-residual"},        // mobilenet_v2 projection
+        {2, 40, 120, 9, 7, 1, Act::NONE, true, true, true, "packed-scaled-residual"},   // efficientnet: S and R
+        {1, 32, 64, 10, 10, 1, Act::RELU, false, true, true, "packed-residual"},        // resnet50: Relu after the Add
+        {1, 16, 16, 12, 12, 3, Act::RELU, false, true, true, "packed-winograd"},        // resnet18: Winograd, wrapped
+        {1, 17, 35, 8, 9, 1, Act::SILU, false, true, true, "packed-residual"},          // tails, SiLU after the sum
+        {2, 8, 24, 6, 6, 1, Act::HARD_SWISH, true, true, false, ""},                    // plain Y: wrapper, mixed layouts
+        {1, 8, 24, 6, 6, 1, Act::RELU, false, false, true, ""},                         // plain R (graph input)
+    };
+    return c;
+}
+
+}  // namespace
+
+TEST(ConvolutionResidual, ReferenceEqualsUnfusedAdd) {
+    for (const auto& t : residualCases()) {
+        auto x = makeTensor({t.n, t.c, t.h, t.w}, randomFloats((size_t)t.n * t.c * t.h * t.w, 21));
+        auto sc = makeTensor({t.n, t.m, 1, 1}, randomFloats((size_t)t.n * t.m, 22, 0.0f, 2.0f));
+        std::map<std::string, const Tensor*> feeds = {{"x", x.get()}};
+        if (t.scale) {
+            feeds["s"] = sc.get();
+        }
+        auto ref = runWithLayout(residualModel(t, false), feeds, "plain", 1, "reference");
+        auto fusedRef = runWithLayout(residualModel(t, true), feeds, "plain", 1, "reference");
+        auto fusedFast = runWithLayout(residualModel(t, true), feeds, "plain", 2);
+        ASSERT_EQ(ref.code, NO_ERROR) << residualName(t);
+        ASSERT_EQ(fusedRef.code, NO_ERROR) << residualName(t);
+        ASSERT_EQ(fusedFast.code, NO_ERROR) << residualName(t);
+        EXPECT_LT(maxRelativeDiff(fusedRef, ref), 1e-6) << residualName(t);
+        EXPECT_LT(maxRelativeDiff(fusedFast, ref), 1e-5) << residualName(t);
+    }
+}
+
+TEST(ConvolutionResidual, PackedMatchesReferenceOnEveryTier) {
+    for (const auto& t : residualCases()) {
+        auto x = makeTensor({t.n, t.c, t.h, t.w}, randomFloats((size_t)t.n * t.c * t.h * t.w, 31));
+        auto sc = makeTensor({t.n, t.m, 1, 1}, randomFloats((size_t)t.n * t.m, 32, 0.0f, 2.0f));
+        std::map<std::string, const Tensor*> feeds = {{"x", x.get()}};
+        if (t.scale) {
+            feeds["s"] = sc.get();
+        }
+        auto ref = runWithLayout(residualModel(t, false), feeds, "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR) << residualName(t);
+        auto model = residualModel(t, true);
+        const int best = (int)cpuFeatures().best;
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            for (int threads = 1; threads <= 3; ++threads) {
+                auto r = runWithLayout(model, feeds, "packed", threads);
+                ASSERT_EQ(r.code, NO_ERROR) << residualName(t);
+                EXPECT_EQ(r.layouts["u"], "NC16HW16");
+                if (t.packedR) {
+                    EXPECT_EQ(r.layouts["t"], "NC16HW16") << residualName(t);  // R, a data input
+                }
+                const std::string algo = r.algorithms["sc"];
+                EXPECT_EQ(algo.rfind(t.algo, 0), 0u) << residualName(t) << ": " << algo;
+                EXPECT_LT(maxRelativeDiff(r, ref), 1e-5)
+                    << residualName(t) << " tier " << tier << " threads " << threads << " " << algo;
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}
+
+TEST(ConvolutionResidual, ResidualsThatDoNotFitAreRefused) {
+    for (const auto& rDims : std::vector<std::vector<int>>{{1, 8, 6, 5}, {1, 4, 6, 6}, {2, 8, 6, 6}, {1, 8, 36}}) {
+        ModelBuilder mb;
+        mb.input("x", {1, 8, 6, 6});
+        mb.input("r", rDims);
+        mb.constant("w", {8, 8, 1, 1}, randomFloats(64, 1));
+        mb.op(Schema::OpType::Convolution, "sc", {"x", "w", "", "", "r"}, {"y"})->param.Set(convParam(1));
+        mb.output("y");
+        size_t count = 1;
+        for (int d : rDims) {
+            count *= (size_t)d;
+        }
+        auto x = makeTensor({1, 8, 6, 6}, randomFloats(288, 3));
+        auto r = makeTensor(rDims, randomFloats(count, 4));
+        for (const char* layout : {"plain", "packed"}) {
+            auto run = runWithLayout(mb.finish(), {{"x", x.get()}, {"r", r.get()}}, layout, 1);
+            EXPECT_NE(run.code, NO_ERROR) << layout << " R dims " << rDims.size();
         }
     }
 }

@@ -1,4 +1,4 @@
-// Squeeze-excite scale into the convolution after it: Mul(X, S) with X [N, C, H, W] and S
+// Squeeze-excite scale and residual Add into the convolution. Scale: Mul(X, S) with X [N, C, H, W] and S
 // [1 or N, C, 1, 1] (neither constant), read only by a Convolution as its X, becomes that
 // convolution's fourth input: Convolution(X, W, B, S) = conv(X * S) (ShapeConvolution.cpp). The CPU
 // then scales the convolution's weights per image where they are fewer than X's positions
@@ -82,6 +82,81 @@ bool fuseInputScale(Graph& g) {
         const int bias = conv.inputs.size() > 2 ? conv.inputs[2] : -1;
         conv.inputs = {x, conv.inputs[1], bias, s};
         dead[f.mul] = true;
+        changed = true;
+    }
+    if (changed) {
+        g.eraseOps(dead);
+    }
+    return changed;
+}
+
+// Residual: Add(Y, R) where Y is a Convolution's output (no activation, read only by the Add) and R
+// has Y's shape and is computed before that convolution -> Convolution(X, W, B, S or -1, R) writing
+// the Add's output: Y = act(conv + B + R), so the Relu after a ResNet block's Add fuses in too
+// (fuseActivation runs again after this). The CPU adds R to each tile as it is stored.
+bool fuseResidualAdd(Graph& g) {
+    auto cons = g.consumers();
+    auto prod = g.producers();
+    struct Found {
+        int add, conv, r;
+    };
+    std::vector<Found> found;
+    std::vector<int> tensors;
+    std::vector<int> position(g.ops.size());
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+        position[i] = (int)i;
+    }
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+        auto& add = *g.ops[i];
+        if (binaryType(add) != (int)Schema::BinaryOpType::ADD || add.inputs.size() != 2 || add.outputs.size() != 1 ||
+            add.inputs[0] < 0 || add.inputs[1] < 0 || add.inputs[0] == add.inputs[1] || g.isConstant(add.inputs[0]) ||
+            g.isConstant(add.inputs[1])) {
+            continue;
+        }
+        // the later convolution of the two operands takes the other as R (R must exist when it runs)
+        int best = -1, bestR = -1;
+        for (int side = 0; side < 2; ++side) {
+            const int y = add.inputs[side], r = add.inputs[1 - side];
+            const int c = prod[y];
+            if (c < 0 || soleConsumer(g, cons, y) != (int)i) {
+                continue;
+            }
+            auto& conv = *g.ops[c];
+            auto cp = conv.param.AsConvParam();
+            if (conv.type != Schema::OpType::Convolution || !cp || cp->activation != Schema::FusedActivation::NONE ||
+                conv.outputs.size() != 1 || conv.inputs.size() < 2 || conv.inputs.size() > 4) {
+                continue;
+            }
+            if (prod[r] >= 0 && prod[r] >= c) {
+                continue;  // R is computed after this convolution
+            }
+            if (best < 0 || c > best) {
+                best = c;
+                bestR = r;
+            }
+        }
+        if (best < 0) {
+            continue;
+        }
+        found.push_back({(int)i, best, bestR});
+        tensors.insert(tensors.end(), {g.ops[best]->outputs[0], bestR});
+    }
+    std::vector<std::vector<int>> shapes;
+    if (found.empty() || !staticShapes(g, tensors, &shapes)) {
+        return false;
+    }
+    std::vector<bool> dead(g.ops.size(), false);
+    bool changed = false;
+    for (size_t k = 0; k < found.size(); ++k) {
+        const auto& f = found[k];
+        if (shapes[2 * k] != shapes[2 * k + 1] || dead[f.conv]) {
+            continue;  // R broadcast over Y: not a residual
+        }
+        auto& conv = *g.ops[f.conv];
+        conv.inputs.resize(5, -1);
+        conv.inputs[4] = f.r;
+        conv.outputs[0] = g.ops[f.add]->outputs[0];
+        dead[f.add] = true;
         changed = true;
     }
     if (changed) {
