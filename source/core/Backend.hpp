@@ -23,8 +23,7 @@ class Backend;
  */
 class Execution {
 public:
-    explicit Execution(Backend* backend) : mBackend(backend) {
-    }
+    explicit Execution(Backend* backend) : mBackend(backend) {}
     virtual ~Execution() = default;
     Execution(const Execution&) = delete;
     Execution& operator=(const Execution&) = delete;
@@ -56,8 +55,7 @@ public:
         DYNAMIC,
     };
 
-    explicit Backend(MNNForwardType type) : mType(type) {
-    }
+    explicit Backend(MNNForwardType type) : mType(type) {}
     virtual ~Backend();
 
     MNNForwardType type() const {
@@ -73,16 +71,13 @@ public:
     /** frees every DYNAMIC buffer (before a new plan) */
     virtual void onClearBuffer() = 0;
 
-    virtual void onResizeBegin() {
-    }
+    virtual void onResizeBegin() {}
     /** commits the memory plan; DYNAMIC tensors get their memory here */
     virtual ErrorCode onResizeEnd() {
         return NO_ERROR;
     }
-    virtual void onExecuteBegin() const {
-    }
-    virtual void onExecuteEnd() const {
-    }
+    virtual void onExecuteBegin() const {}
+    virtual void onExecuteEnd() const {}
 
     /** copies between tensors of the same logical shape across layouts and devices */
     virtual bool onCopyBuffer(const Tensor* src, const Tensor* dst) const = 0;
@@ -165,6 +160,6 @@ typedef Runtime* (*RuntimeCreator)(const ScheduleConfig& config);
 void registerRuntimeCreator(MNNForwardType type, RuntimeCreator creator);
 RuntimeCreator getRuntimeCreator(MNNForwardType type);
 
-} // namespace MNN
+}  // namespace MNN
 
 #endif

@@ -816,8 +816,8 @@ void Session::assignLayouts() {
                 if (t < 0 || !packed[t]) {
                     continue;
                 }
-                bool content = entry && ((entry->contentInputs & 0x80000000u) ||
-                                         (i < 31 && (entry->contentInputs >> i) & 1u));
+                bool content =
+                    entry && ((entry->contentInputs & 0x80000000u) || (i < 31 && (entry->contentInputs >> i) & 1u));
                 bool sameBackend = mUnits[mProducer[t]]->backend == u.backend;
                 bool dataSlot = support[k] == Backend::PACKED_UNIFORM || i == 0 ||
                                 (support[k] == Backend::PACKED_MIXED && u.backend->onPackedDataInput(u.op, (int)i));

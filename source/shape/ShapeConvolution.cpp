@@ -14,7 +14,8 @@ static ErrorCode shapeConvCommon(const Schema::Op* op, const std::vector<Tensor*
     const size_t maxInputs = transpose ? 3 : 5;
     if (!ShapeUtils::has(inputs, 0) || !ShapeUtils::has(inputs, 1) || inputs.size() > maxInputs ||
         outputs.size() != 1) {
-        return ShapeUtils::error(op, INVALID_VALUE, "needs inputs X, W, [B]%s and 1 output, got %d inputs and %d outputs",
+        return ShapeUtils::error(op, INVALID_VALUE,
+                                 "needs inputs X, W, [B]%s and 1 output, got %d inputs and %d outputs",
                                  transpose ? "" : ", [S], [R]", (int)inputs.size(), (int)outputs.size());
     }
     const char* names[5] = {"X", "W", "B", "S", "R"};
@@ -86,19 +87,18 @@ static double product(const std::vector<int>& v, size_t from) {
 static double flopsConvolution(const Schema::Op*, const std::vector<Tensor*>& inputs,
                                const std::vector<Tensor*>& outputs) {
     auto w = TensorUtils::shape(inputs[1]);
-    double perOutput = product(w, 1); // C/group * kernel
+    double perOutput = product(w, 1);  // C/group * kernel
     return 2.0 * (double)TensorUtils::elementCount(outputs[0]) * perOutput;
 }
 
 // ConvTranspose: every input element is scattered through M/group * prod(kernel) multiply-adds.
-static double flopsConvTranspose(const Schema::Op*, const std::vector<Tensor*>& inputs,
-                                 const std::vector<Tensor*>&) {
+static double flopsConvTranspose(const Schema::Op*, const std::vector<Tensor*>& inputs, const std::vector<Tensor*>&) {
     auto w = TensorUtils::shape(inputs[1]);
-    double perInput = product(w, 1); // M/group * kernel
+    double perInput = product(w, 1);  // M/group * kernel
     return 2.0 * (double)TensorUtils::elementCount(inputs[0]) * perInput;
 }
 
-} // namespace MNN
+}  // namespace MNN
 
 MNN_REGISTER_SHAPE(Convolution, ShapeEntry{shapeConvolution, flopsConvolution, 0})
 MNN_REGISTER_SHAPE(ConvTranspose, ShapeEntry{shapeConvTranspose, flopsConvTranspose, 0})

@@ -1083,7 +1083,8 @@ TEST(ConverterPasses, SqueezeExciteMulFoldedIntoTheProjection) {
     auto net = netOf(m.after);
     const Schema::Op* projection = nullptr;
     for (auto op : *net->ops()) {
-        if (op->type() == T::Convolution && op->outputs()->size() == 1 && tensorName(net, op->outputs()->Get(0)) == "y") {
+        if (op->type() == T::Convolution && op->outputs()->size() == 1 &&
+            tensorName(net, op->outputs()->Get(0)) == "y") {
             projection = op;
         }
     }
@@ -1148,10 +1149,10 @@ namespace {
 struct ResBlock {
     int c = 8, h = 7, w = 6;
     bool reluAfter = true;
-    bool branch = false;       // R = Conv 1x1 (x), computed before the block's second convolution
-    bool branchLast = false;   // ... or after it (the branch convolution then takes the block's as R)
-    bool broadcastR = false;   // R [1, c, 1, 1] (a graph input): no residual
-    bool reluBefore = false;   // the second convolution has an activation: no residual
+    bool branch = false;      // R = Conv 1x1 (x), computed before the block's second convolution
+    bool branchLast = false;  // ... or after it (the branch convolution then takes the block's as R)
+    bool broadcastR = false;  // R [1, c, 1, 1] (a graph input): no residual
+    bool reluBefore = false;  // the second convolution has an activation: no residual
     bool readTwice = false;
 };
 
@@ -1198,7 +1199,8 @@ OnnxBuilder resBlock(const ResBlock& k, unsigned seed = 120) {
     return b;
 }
 
-std::map<std::string, std::pair<std::vector<int>, std::vector<float>>> resInput(const ResBlock& k, unsigned seed = 130) {
+std::map<std::string, std::pair<std::vector<int>, std::vector<float>>> resInput(const ResBlock& k,
+                                                                                unsigned seed = 130) {
     std::map<std::string, std::pair<std::vector<int>, std::vector<float>>> in = {
         {"x", {{1, k.c, k.h, k.w}, randomFloats((size_t)k.c * k.h * k.w, seed, -2, 2)}}};
     if (k.broadcastR) {

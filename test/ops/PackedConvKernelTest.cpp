@@ -47,8 +47,8 @@ double refAct(double v, int act, int unaryOp, double lo, double hi) {
 
 struct KernelCase {
     int P, Q, kBlocks, kLast, xs, accumulate, act;
-    int prefetch = 0;  // PackedConvTile::prefetch (a hint: same results)
-    bool half = false;  // weights through PackedConvTile::wHalf (the oracle uses the rounded weights)
+    int prefetch = 0;     // PackedConvTile::prefetch (a hint: same results)
+    bool half = false;    // weights through PackedConvTile::wHalf (the oracle uses the rounded weights)
     int yLastLanes = 16;  // PackedConvTile::yLastLanes: lanes at or past it in block Q - 1 hold the value or 0
 };
 
@@ -210,10 +210,10 @@ TEST(PackedConvKernel, EveryTierMatchesPlainLoops) {
                             c.yLastLanes = pickLastLanes(P + kLast + xs / 16 + accumulate);
                             const unsigned seed = (unsigned)(P * 1000 + Q * 100 + kLast * 4 + xs / 16 + accumulate);
                             const std::string err = checkTile(f, c, seed, &skipped);
-                            ASSERT_EQ(err, "") << f.packedConvName << " P " << P << " Q " << Q << " kLast " << kLast
-                                               << " kBlocks " << c.kBlocks << " xs " << xs << " acc " << accumulate
-                                               << " act " << c.act << " prefetch " << c.prefetch << " yLastLanes "
-                                               << c.yLastLanes;
+                            ASSERT_EQ(err, "")
+                                << f.packedConvName << " P " << P << " Q " << Q << " kLast " << kLast << " kBlocks "
+                                << c.kBlocks << " xs " << xs << " acc " << accumulate << " act " << c.act
+                                << " prefetch " << c.prefetch << " yLastLanes " << c.yLastLanes;
                             ++cases;
                         }
                     }
@@ -275,8 +275,8 @@ TEST(PackedConvKernel, EveryActivationOnTheWidestTile) {
                         int skipped = 0;
                         const std::string err =
                             checkTile(f, c, 77u + (unsigned)(act * 4 + accumulate + kLast), &skipped);
-                        ASSERT_EQ(err, "") << f.packedConvName << " act " << act << " acc " << accumulate
-                                           << " kLast " << kLast << " yLastLanes " << lastLanes;
+                        ASSERT_EQ(err, "") << f.packedConvName << " act " << act << " acc " << accumulate << " kLast "
+                                           << kLast << " yLastLanes " << lastLanes;
                     }
                 }
             }

@@ -104,5 +104,5 @@ private:
     size_t mStaticBytes = 0;
 };
 
-} // namespace MNN
+}  // namespace MNN
 #endif

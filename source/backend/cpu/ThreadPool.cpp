@@ -49,8 +49,7 @@ void ThreadPool::runTasks(uint64_t gen) {
         if (tGen != gen || next >= count) {
             return;
         }
-        if (!mTicket.compare_exchange_weak(ticket, ticket + 1, std::memory_order_acq_rel,
-                                           std::memory_order_acquire)) {
+        if (!mTicket.compare_exchange_weak(ticket, ticket + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
             continue;  // ticket reloaded
         }
         // the claim keeps this generation open, so mFn / mCtx are still its own
@@ -122,4 +121,4 @@ void ThreadPool::parallelFor(int n, TaskFn fn, void* ctx) {
     }
 }
 
-} // namespace MNN
+}  // namespace MNN

@@ -50,8 +50,7 @@ static std::vector<int> indexTable(const std::vector<int>& dims) {
 class CPUConvolution : public Execution {
 public:
     CPUConvolution(Backend* b, const ConvAttrs& attrs, bool transpose)
-        : Execution(b), mAttrs(attrs), mTranspose(transpose) {
-    }
+        : Execution(b), mAttrs(attrs), mTranspose(transpose) {}
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         std::vector<int> bias;
         const bool hasBias = inputs.size() > 2 && inputs[2];
@@ -223,7 +222,7 @@ static Execution* createConvTranspose(const std::vector<Tensor*>&, const std::ve
     return new CPUConvolution(backend, attrs, true);
 }
 
-} // namespace MNN
+}  // namespace MNN
 
 MNN_REGISTER_CPU(Convolution, createConvolution)
 MNN_REGISTER_CPU(ConvTranspose, createConvTranspose)

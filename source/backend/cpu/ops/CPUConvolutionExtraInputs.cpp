@@ -90,8 +90,8 @@ public:
         // S is never packed: only X is a data slot of a Convolution (Session::assignLayouts)
         if (!s || isCpuPacked(s) || s->dimensions() != x->dimensions() || s->length(1) != x->length(1) ||
             (s->length(0) != 1 && s->length(0) != x->length(0))) {
-            MNN_ERROR("Convolution: input scale S %s does not fit X %s\n", s ? TensorUtils::shapeString(s).c_str() : "(none)",
-                      TensorUtils::shapeString(x).c_str());
+            MNN_ERROR("Convolution: input scale S %s does not fit X %s\n",
+                      s ? TensorUtils::shapeString(s).c_str() : "(none)", TensorUtils::shapeString(x).c_str());
             return INVALID_VALUE;
         }
         // the scaled copy is scratch of this op: planned here, reused by later ops
@@ -167,7 +167,8 @@ public:
             // one layout: element for element over the buffer (padding lanes too: unspecified anyway)
             const int64_t count = TensorUtils::byteSize(y) / (int64_t)sizeof(float);
             auto pool = static_cast<CPUBackend*>(backend())->threadPool();
-            const int tasks = (int)std::max<int64_t>(1, std::min<int64_t>(pool ? 4 * pool->threads() : 1, count / 16384));
+            const int tasks =
+                (int)std::max<int64_t>(1, std::min<int64_t>(pool ? 4 * pool->threads() : 1, count / 16384));
             ResidualFlatJob job{&f, y->host<float>(), r->host<float>(), count, tasks, post};
             parallelFor(pool, tasks, job);
             return NO_ERROR;

@@ -37,5 +37,5 @@ typedef std::function<Execution*(const std::vector<Tensor*>& inputs, const ConvA
 Execution* createWithExtraInputs(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs, Backend* backend,
                                  const ConvCreator& base);
 
-} // namespace MNN
+}  // namespace MNN
 #endif

@@ -130,8 +130,8 @@ struct PackedConvJob {
     const PcTapList* lists;
     const float* w;
     const uint16_t* wHalf;  // the weights as IEEE half (w unused), or null
-    int64_t wImage;     // weight floats between images (scaled per image by S), else 0
-    int64_t wPerBlock;  // packed weight floats per output block
+    int64_t wImage;         // weight floats between images (scaled per image by S), else 0
+    int64_t wPerBlock;      // packed weight floats per output block
     const float* bias;
     int groups, outBlocks, qMax, tasks;
     int lastLanes;  // output channels in the last block (PackedConvTile::yLastLanes)
@@ -365,7 +365,8 @@ public:
             if (!s || isCpuPacked(s) || s->dimensions() != 4 || s->length(1) != mInChannels ||
                 (s->length(0) != 1 && s->length(0) != mBatch)) {
                 MNN_ERROR("Convolution %s: input scale S %s does not fit X %s\n",
-                          TensorUtils::describe(outputs[0])->name.c_str(), s ? TensorUtils::shapeString(s).c_str() : "(none)",
+                          TensorUtils::describe(outputs[0])->name.c_str(),
+                          s ? TensorUtils::shapeString(s).c_str() : "(none)",
                           TensorUtils::shapeString(inputs[0]).c_str());
                 return INVALID_VALUE;
             }
@@ -378,7 +379,8 @@ public:
             const Tensor* r = inputs.size() > 4 ? inputs[4] : nullptr;
             if (!r || !isCpuPacked(r) || !mOutPacked || TensorUtils::shape(r) != TensorUtils::shape(outputs[0])) {
                 MNN_ERROR("Convolution %s: residual R %s must be packed and of the output's shape %s\n",
-                          TensorUtils::describe(outputs[0])->name.c_str(), r ? TensorUtils::shapeString(r).c_str() : "(none)",
+                          TensorUtils::describe(outputs[0])->name.c_str(),
+                          r ? TensorUtils::shapeString(r).c_str() : "(none)",
                           TensorUtils::shapeString(outputs[0]).c_str());
                 return INVALID_VALUE;
             }
@@ -756,7 +758,8 @@ Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std
                         isConstFloat(w) && w->dimensions() == 4 && w->length(1) == x->length(1) && attrs.group == 1 &&
                         (!bias || (isConstFloat(bias) && bias->elementSize() == w->length(0))) &&
                         (isCpuPacked(x) || isCpuPacked(outputs[0]));
-    const bool scaleOk = !s || (double)w->length(0) * w->length(2) * w->length(3) <= (double)x->length(2) * x->length(3);
+    const bool scaleOk =
+        !s || (double)w->length(0) * w->length(2) * w->length(3) <= (double)x->length(2) * x->length(3);
     const bool residualOk = !r || (isCpuPacked(r) && isCpuPacked(outputs[0]));
     if (direct && scaleOk && residualOk) {
         const std::vector<Tensor*> three(inputs.begin(), inputs.begin() + 3);

@@ -42,14 +42,14 @@ constexpr int kGemvRows = 4;
 struct GemvJob {
     const CPUCoreFunctions* funcs;
     const float* x;
-    const float* w;       // per group: [kBlocks][16][Qg * 16]
+    const float* w;         // per group: [kBlocks][16][Qg * 16]
     const uint16_t* wHalf;  // the same as IEEE half (w unused), or null
-    const int64_t* wOff;  // float offset of each group's weights
-    const float* bias;    // NB * 16
-    float* yt;            // [NB][M][16]
+    const int64_t* wOff;    // float offset of each group's weights
+    const float* bias;      // NB * 16
+    float* yt;              // [NB][M][16]
     int m, k, groupBlocks, blocks;
     int lastLanes;  // columns in the last block (PackedConvTile::yLastLanes)
-    int prefetch;  // PackedConvTile::prefetch: weights beyond L2
+    int prefetch;   // PackedConvTile::prefetch: weights beyond L2
     const GemmPost* post;
     void operator()(int c) const {
         PackedConvTile t;

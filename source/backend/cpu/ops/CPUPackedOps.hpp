@@ -100,5 +100,5 @@ void packedDwRows(const CPUCoreFunctions& f, const DwPlaneGeom& g, const float* 
 void packDepthwiseWeights(const float* w, const float* b, int channels, int taps, std::vector<float>* wOut,
                           std::vector<float>* bOut);
 
-} // namespace MNN
+}  // namespace MNN
 #endif

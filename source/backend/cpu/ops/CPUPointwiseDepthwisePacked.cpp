@@ -36,16 +36,16 @@ constexpr size_t kWholeBytes = 1024 * 1024;
 constexpr size_t kBandBytesLow = 16 * 1024;
 
 struct PwDwPlan {
-    int n, c, e, h, w;    // X [n, c, h, w], mid [n, e, h, w]
+    int n, c, e, h, w;  // X [n, c, h, w], mid [n, e, h, w]
     int inBlocks, midBlocks;
-    int qMax, groups;     // mid blocks per group (the tile's Q), groups of them
-    int sets;             // the groups in this many sets, one per work item
-    int setGroups;        // groups per set (the last may have fewer)
-    int splits;           // ranges of output rows per (image, set)
-    int bandRows;         // output rows per band
-    int ringRows;         // mid rows the buffer holds per block
-    int64_t ringFloats;   // per item: setGroups * qMax * ringRows * w * 16
-    int64_t items;        // n * sets * splits
+    int qMax, groups;    // mid blocks per group (the tile's Q), groups of them
+    int sets;            // the groups in this many sets, one per work item
+    int setGroups;       // groups per set (the last may have fewer)
+    int splits;          // ranges of output rows per (image, set)
+    int bandRows;        // output rows per band
+    int ringRows;        // mid rows the buffer holds per block
+    int64_t ringFloats;  // per item: setGroups * qMax * ringRows * w * 16
+    int64_t items;       // n * sets * splits
 };
 
 /**
@@ -85,7 +85,8 @@ void planItems(const DwPlaneGeom& g, int threads, PwDwPlan* p) {
             for (int64_t item = 0; item < items; ++item) {
                 const int split = (int)(item % splits), set = (int)(item / splits % sets);
                 const int blocks = std::min(p->midBlocks, (set + 1) * setGroups * p->qMax) - set * setGroups * p->qMax;
-                const int oyA = (int)((int64_t)g.oh * split / splits), oyB = (int)((int64_t)g.oh * (split + 1) / splits);
+                const int oyA = (int)((int64_t)g.oh * split / splits),
+                          oyB = (int)((int64_t)g.oh * (split + 1) / splits);
                 const int midRows = std::min(p->h, (oyB - oyA - 1) * g.sh + (g.kh - 1) * g.dh + 1);
                 const double cost = blocks * (midRows * pwPerRow + (oyB - oyA) * dwPerRow);
                 auto t = std::min_element(free.begin(), free.end());
@@ -107,13 +108,13 @@ struct PwDwJob {
     const CPUCoreFunctions* f;
     const PwDwPlan* p;
     const DwPlaneGeom* g;
-    const float* x;    // packed [n][inBlocks][h][w][16]
-    float* y;          // packed [n][midBlocks][oh][ow][16]
-    float* ring;       // items * ringFloats
-    const float* w1;   // packConvWeights layout
-    const float* b1;   // [midBlocks][16]
-    const float* w2;   // [midBlocks][taps][16]
-    const float* b2;   // [midBlocks][16]
+    const float* x;   // packed [n][inBlocks][h][w][16]
+    float* y;         // packed [n][midBlocks][oh][ow][16]
+    float* ring;      // items * ringFloats
+    const float* w1;  // packConvWeights layout
+    const float* b1;  // [midBlocks][16]
+    const float* w2;  // [midBlocks][taps][16]
+    const float* b2;  // [midBlocks][16]
     const GemmPost* post1;
     const GemmPost* post2;
 
@@ -161,7 +162,8 @@ struct PwDwJob {
     void runItem(int n, int set, int split, float* buf) const {
         const int gA = set * p->setGroups, gB = std::min(p->groups, gA + p->setGroups);
         const int blkA = gA * p->qMax, blkB = std::min(p->midBlocks, gB * p->qMax);
-        const int oyA = (int)((int64_t)g->oh * split / p->splits), oyB = (int)((int64_t)g->oh * (split + 1) / p->splits);
+        const int oyA = (int)((int64_t)g->oh * split / p->splits),
+                  oyB = (int)((int64_t)g->oh * (split + 1) / p->splits);
         const int64_t rowFloats = (int64_t)p->w * kCpuPack, blockFloats = (int64_t)p->ringRows * rowFloats;
         int bufLo = 0, bufHi = 0;  // mid rows held, at buffer rows [0, bufHi - bufLo)
         bool first = true;
@@ -276,8 +278,8 @@ public:
             if (inputs[2]) {
                 std::copy(inputs[2]->host<float>(), inputs[2]->host<float>() + e, mB1.begin());
             }
-            packDepthwiseWeights(inputs[3]->host<float>(), bias2 ? bias2->host<float>() : nullptr, e, g.kh * g.kw,
-                                 &mW2, &mB2);
+            packDepthwiseWeights(inputs[3]->host<float>(), bias2 ? bias2->host<float>() : nullptr, e, g.kh * g.kw, &mW2,
+                                 &mB2);
         }
         mPost1.unary = mFuncs->unaryF32;
         mPost2.unary = mFuncs->unaryF32;

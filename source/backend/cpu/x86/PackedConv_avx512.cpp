@@ -1,7 +1,8 @@
 // AVX-512 tile of the packed-layout convolution (PackedConvTile): up to 14 positions x 2 blocks of 16
 // output channels = 28 zmm accumulators; per input lane 2 weight vectors and one broadcast per
-// position. A last block of at most 8 channels (yLastLanes) runs in ymm. Built with -mavx512f/bw/vl. The templates live in an anonymous namespace so that no
-// instantiation compiled with these flags can be shared with another ISA file by the linker.
+// position. A last block of at most 8 channels (yLastLanes) runs in ymm. Built with -mavx512f/bw/vl. The templates live
+// in an anonymous namespace so that no instantiation compiled with these flags can be shared with another ISA file by
+// the linker.
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 #include "backend/cpu/CPUCoreFunctions.hpp"
@@ -16,7 +17,8 @@ constexpr int kPMax = 14;
 constexpr int kQMax = 2;
 
 constexpr int kPrefetchRows = 16;
-constexpr int kPrefetchRowsHalf = 4;  // half rows are 32 B per block: the hardware prefetcher does most (mobilenet_v3 heads: 4 rows 0.21 ms, 16 rows 0.25 ms)
+constexpr int kPrefetchRowsHalf = 4;  // half rows are 32 B per block: the hardware prefetcher does most (mobilenet_v3
+                                      // heads: 4 rows 0.21 ms, 16 rows 0.25 ms)
 
 /** 16 weights of a row: float, or IEEE half widened (exact) */
 template <bool H>
@@ -31,7 +33,8 @@ inline __attribute__((always_inline)) __m512 loadWeights(const float* w, const u
 template <bool H>
 inline __attribute__((always_inline)) __m256 loadWeights8(const float* w, const uint16_t* wh, int64_t off) {
     if (H) {
-        return _mm512_castps512_ps256(_mm512_cvtph_ps(_mm256_zextsi128_si256(_mm_loadu_si128((const __m128i*)(wh + off)))));
+        return _mm512_castps512_ps256(
+            _mm512_cvtph_ps(_mm256_zextsi128_si256(_mm_loadu_si128((const __m128i*)(wh + off)))));
     }
     return _mm256_loadu_ps(w + off);
 }
@@ -142,7 +145,8 @@ inline __attribute__((always_inline)) void activateTile(TileAcc<P, Q, HL>& acc) 
 #pragma GCC unroll 16
         for (int p = 0; p < P; p += 2) {
             const __m256 hi = p + 1 < P ? acc.h[p + 1] : _mm256_setzero_ps();
-            const __m512 v = activate16<S>(_mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(acc.h[p])), _mm256_castps_pd(hi), 1)));
+            const __m512 v = activate16<S>(_mm512_castpd_ps(
+                _mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(acc.h[p])), _mm256_castps_pd(hi), 1)));
             acc.h[p] = _mm512_castps512_ps256(v);
             if (p + 1 < P) {
                 acc.h[p + 1] = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
@@ -218,11 +222,13 @@ void pconvTile(const PackedConvTile* t) {
 
 typedef void (*TileFn)(const PackedConvTile*);
 
-#define MNN_PCONV_ROW(Q, H, HL)                                                                                   \
-    {pconvTile<1, Q, H, HL>,  pconvTile<2, Q, H, HL>,  pconvTile<3, Q, H, HL>,  pconvTile<4, Q, H, HL>,          \
-     pconvTile<5, Q, H, HL>,  pconvTile<6, Q, H, HL>,  pconvTile<7, Q, H, HL>,  pconvTile<8, Q, H, HL>,          \
-     pconvTile<9, Q, H, HL>,  pconvTile<10, Q, H, HL>, pconvTile<11, Q, H, HL>, pconvTile<12, Q, H, HL>,         \
-     pconvTile<13, Q, H, HL>, pconvTile<14, Q, H, HL>}
+#define MNN_PCONV_ROW(Q, H, HL)                                                                                \
+    {                                                                                                          \
+        pconvTile<1, Q, H, HL>, pconvTile<2, Q, H, HL>, pconvTile<3, Q, H, HL>, pconvTile<4, Q, H, HL>,        \
+            pconvTile<5, Q, H, HL>, pconvTile<6, Q, H, HL>, pconvTile<7, Q, H, HL>, pconvTile<8, Q, H, HL>,    \
+            pconvTile<9, Q, H, HL>, pconvTile<10, Q, H, HL>, pconvTile<11, Q, H, HL>, pconvTile<12, Q, H, HL>, \
+            pconvTile<13, Q, H, HL>, pconvTile<14, Q, H, HL>                                                   \
+    }
 
 // [last block half][Q - 1][P - 1]
 const TileFn kTiles[2][kQMax][kPMax] = {
