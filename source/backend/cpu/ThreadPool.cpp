@@ -20,6 +20,14 @@ inline void cpuRelax() {
 // 101 ops); a longer pause phase would burn a shared core that another process needs.
 constexpr int kPauseSpins = 4000;
 constexpr int kYieldSpins = 2000;
+/** the spin-th wait of a poll: pause first, then sched_yield */
+inline void spinWait(int spin) {
+    if (spin < kPauseSpins) {
+        cpuRelax();
+    } else {
+        std::this_thread::yield();
+    }
+}
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) : mThreads(threads < 1 ? 1 : threads) {
@@ -66,11 +74,7 @@ void ThreadPool::workerLoop() {
         uint64_t gen = mTicket.load(std::memory_order_acquire) >> (2 * kIndexBits);
         for (int spin = 0; gen == seen && spin < kPauseSpins + kYieldSpins && !mStop.load(std::memory_order_relaxed);
              ++spin) {
-            if (spin < kPauseSpins) {
-                cpuRelax();
-            } else {
-                std::this_thread::yield();
-            }
+            spinWait(spin);
             gen = mTicket.load(std::memory_order_acquire) >> (2 * kIndexBits);
         }
         if (gen == seen) {
@@ -113,11 +117,7 @@ void ThreadPool::parallelFor(int n, TaskFn fn, void* ctx) {
     mWake.notify_all();
     runTasks(gen);
     for (int spin = 0; mDone.load(std::memory_order_acquire) != n; ++spin) {
-        if (spin < kPauseSpins) {
-            cpuRelax();
-        } else {
-            std::this_thread::yield();
-        }
+        spinWait(spin);
     }
 }
 

@@ -703,23 +703,29 @@ static bool isConstFloat(const Tensor* t) {
 namespace {
 
 /** the packed Execution for X, W, [B] (attrs), or null for the adapter */
+/** a 4-D float X, constant 4-D W, absent or constant B of W's outputs, and X or Y packed */
+bool packedOperands(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+    if (inputs.size() < 2 || outputs.size() != 1 || !inputs[0] || inputs[0]->dimensions() != 4 ||
+        !CPUUtils::isFloat(inputs[0]) || !isConstFloat(inputs[1]) || inputs[1]->dimensions() != 4) {
+        return false;
+    }
+    const Tensor* bias = inputs.size() > 2 ? inputs[2] : nullptr;
+    if (bias && (!isConstFloat(bias) || bias->elementSize() != inputs[1]->length(0))) {
+        return false;
+    }
+    return isCpuPacked(inputs[0]) || isCpuPacked(outputs[0]);
+}
+
 Execution* createPackedPlain(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                              const ConvAttrs& attrs, Backend* backend) {
     const char* env = getenv("MNN_CONV_ALGO");
     if (env && strcmp(env, "reference") == 0) {
         return nullptr;  // the adapter runs the reference kernel
     }
-    if (inputs.size() < 2 || outputs.size() != 1 || !inputs[0] || inputs[0]->dimensions() != 4 ||
-        !CPUUtils::isFloat(inputs[0]) || !isConstFloat(inputs[1]) || inputs[1]->dimensions() != 4) {
+    if (!packedOperands(inputs, outputs)) {
         return nullptr;
     }
     const Tensor* bias = inputs.size() > 2 ? inputs[2] : nullptr;
-    if (bias && (!isConstFloat(bias) || bias->elementSize() != inputs[1]->length(0))) {
-        return nullptr;
-    }
-    if (!isCpuPacked(inputs[0]) && !isCpuPacked(outputs[0])) {
-        return nullptr;
-    }
     const int cin = inputs[0]->length(1), cout = inputs[1]->length(0);
     if (attrs.group == cin && cin == cout && attrs.group > 1) {
         return createPackedDepthwise(inputs, outputs, attrs, backend);
@@ -754,12 +760,10 @@ Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std
     const Tensor* x = inputs[0];
     const Tensor* w = inputs[1];
     const Tensor* bias = inputs[2];
-    const bool direct = !(env && *env) && outputs.size() == 1 && x && x->dimensions() == 4 && CPUUtils::isFloat(x) &&
-                        isConstFloat(w) && w->dimensions() == 4 && w->length(1) == x->length(1) && attrs.group == 1 &&
-                        (!bias || (isConstFloat(bias) && bias->elementSize() == w->length(0))) &&
-                        (isCpuPacked(x) || isCpuPacked(outputs[0]));
+    const bool direct =
+        !(env && *env) && packedOperands(inputs, outputs) && attrs.group == 1 && w->length(1) == x->length(1);
     const bool scaleOk =
-        !s || (double)w->length(0) * w->length(2) * w->length(3) <= (double)x->length(2) * x->length(3);
+        !s || (direct && (double)w->length(0) * w->length(2) * w->length(3) <= (double)x->length(2) * x->length(3));
     const bool residualOk = !r || (isCpuPacked(r) && isCpuPacked(outputs[0]));
     if (direct && scaleOk && residualOk) {
         const std::vector<Tensor*> three(inputs.begin(), inputs.begin() + 3);
