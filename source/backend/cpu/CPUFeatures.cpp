@@ -49,6 +49,7 @@ static void detect(CPUFeatures* f) {
     const bool osxsave = (ecx1 >> 27) & 1u;
     const bool avx = (ecx1 >> 28) & 1u;
     const bool fma = (ecx1 >> 12) & 1u;
+    const bool f16c = (ecx1 >> 29) & 1u;  // every AVX2 CPU so far has it; the AVX2 tier's half weights need it
     unsigned long long xcr0 = osxsave ? xgetbv0() : 0;
     const bool ymmState = (xcr0 & 0x6) == 0x6;            // SSE + AVX state
     const bool zmmState = (xcr0 & 0xE6) == 0xE6;          // + opmask, ZMM_Hi256, Hi16_ZMM
@@ -61,7 +62,7 @@ static void detect(CPUFeatures* f) {
     const bool avx512f = (ebx7 >> 16) & 1u;
     const bool avx512bw = (ebx7 >> 30) & 1u;
     const bool avx512vl = (ebx7 >> 31) & 1u;
-    f->avx2 = f->sse41 && avx && fma && avx2 && ymmState;
+    f->avx2 = f->sse41 && avx && fma && f16c && avx2 && ymmState;
     f->avx512 = f->avx2 && avx512f && avx512bw && avx512vl && zmmState;
 }
 #else

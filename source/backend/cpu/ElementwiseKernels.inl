@@ -6,7 +6,7 @@
 // coefficients), accurate to a few float ulp. NaN propagates, +-inf saturate like libm.
 // No ODR hazard: every function has internal linkage in the including file.
 // The including file includes <stdint.h>, <string.h> and CPUCoreFunctions.hpp first (and
-// <immintrin.h> on the AVX-512 tier, whose sigmoid / SiLU use intrinsics).
+// <immintrin.h> on the AVX-512 and AVX2 tiers, whose sigmoid / SiLU use intrinsics).
 
 static inline float ewBitsToFloat(int32_t i) {
     float f;
@@ -84,6 +84,8 @@ static inline float ewErf(float x) {
 
 #if defined(__AVX512F__)
 #include "backend/cpu/x86/Avx512Math.inl"
+#elif defined(__AVX2__) && defined(__FMA__)
+#include "backend/cpu/x86/Avx2Math.inl"
 #endif
 
 static void ewUnary(int op, const float* x, float* y, int64_t n, float a, float b) {
@@ -107,6 +109,10 @@ static void ewUnary(int op, const float* x, float* y, int64_t n, float a, float 
             for (; i + 16 <= n; i += 16) {
                 _mm512_storeu_ps(y + i, ewSigmoid16(_mm512_loadu_ps(x + i)));
             }
+#elif defined(__AVX2__) && defined(__FMA__)
+            for (; i + 8 <= n; i += 8) {
+                _mm256_storeu_ps(y + i, ewSigmoid8(_mm256_loadu_ps(x + i)));
+            }
 #endif
             for (; i < n; ++i) {
                 y[i] = ewSigmoid(x[i]);
@@ -119,6 +125,11 @@ static void ewUnary(int op, const float* x, float* y, int64_t n, float a, float 
             for (; i + 16 <= n; i += 16) {
                 const __m512 v = _mm512_loadu_ps(x + i);
                 _mm512_storeu_ps(y + i, _mm512_mul_ps(v, ewSigmoid16(v)));
+            }
+#elif defined(__AVX2__) && defined(__FMA__)
+            for (; i + 8 <= n; i += 8) {
+                const __m256 v = _mm256_loadu_ps(x + i);
+                _mm256_storeu_ps(y + i, _mm256_mul_ps(v, ewSigmoid8(v)));
             }
 #endif
             for (; i < n; ++i) {

@@ -1,5 +1,6 @@
 // Float32 elementwise kernels, avx2 tier: ElementwiseKernels.inl compiled with this file's flags.
 #if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
 #include "backend/cpu/CPUCoreFunctions.hpp"

@@ -1,6 +1,10 @@
 // AVX2 tile of the packed-layout convolution (PackedConvTile): up to 6 positions x 1 block of 16
-// output channels (2 ymm each) = 12 accumulators, 2 weight vectors and a broadcast. Built with
-// -mavx2 -mfma; templates in an anonymous namespace (no instantiation shared across ISA files).
+// output channels (2 ymm each) = 12 accumulators, 2 weight vectors and a broadcast. A last block
+// of at most 8 channels (yLastLanes) computes one ymm per position; SiLU / HardSwish run in
+// registers; IEEE half weights (wHalf, GEMV-like tiles of pcHalfMaxP positions) are widened by
+// F16C's vcvtph2ps; weights that outgrow L2 are prefetched ahead (PackedConvTile::prefetch).
+// Built with -mavx2 -mfma -mf16c; templates in an anonymous namespace (no instantiation shared
+// across ISA files).
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 #include "backend/cpu/CPUCoreFunctions.hpp"
@@ -9,41 +13,56 @@ namespace MNN {
 
 namespace {
 
-constexpr int kPMax = 6;
-constexpr int kQMax = 1;
+#include "backend/cpu/x86/Avx2Math.inl"
 
-template <int P, int Q>
-void pconvTile(const PackedConvTile* t) {
-    constexpr int V = 2 * Q;  // vectors per position
-    __m256 acc[P][V];
-#pragma GCC unroll 16
-    for (int v = 0; v < V; ++v) {
-        const int q = v / 2, h = (v % 2) * 8;
-        const float* yq = t->y + q * t->yBlockStride + h;
-        const __m256 b = t->accumulate ? _mm256_setzero_ps() : _mm256_loadu_ps(t->bias + q * 16 + h);
-#pragma GCC unroll 16
-        for (int p = 0; p < P; ++p) {
-            acc[p][v] = t->accumulate ? _mm256_loadu_ps(yq + p * 16) : b;
-        }
+constexpr int kPMax = 6;
+constexpr int kHalfPMax = 4;
+constexpr int kPrefetchRows = 16;     // a row of 16 float weights is one cache line
+constexpr int kPrefetchRowsHalf = 8;  // half rows are 32 B: a line per two rows
+
+/** 8 weights of a row at off: float, or IEEE half widened (exact) */
+template <bool H>
+inline __attribute__((always_inline)) __m256 loadWeights8(const float* w, const uint16_t* wh, int64_t off) {
+    if (H) {
+        return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(wh + off)));
     }
-    const int64_t wRow = Q * 16;
+    return _mm256_loadu_ps(w + off);
+}
+
+/**
+ * P positions x V ymm (V = 2: the whole block, V = 1: its first 8 lanes, yLastLanes <= 8);
+ * H: half weights; PF: prefetch the weights kPrefetchRows rows ahead
+ */
+template <int P, int V, bool H, bool PF>
+inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* t, __m256 (&acc)[P][2]) {
     const int64_t xs = t->xPosStride;
     for (int kb = 0; kb < t->kBlocks; ++kb) {
         const int lanes = kb + 1 == t->kBlocks ? t->kLast : 16;
         const float* xb = t->x + kb * t->xBlockStride;
         for (int tp = 0; tp < t->taps; ++tp) {
             const float* xt = xb + t->tapOff[tp];
-            const float* wt = t->w + ((int64_t)kb * t->tapsAll + t->tapIdx[tp]) * 16 * wRow;
+            const int64_t wOff = ((int64_t)kb * t->tapsAll + t->tapIdx[tp]) * 16 * 16;
+            const float* wt = H ? nullptr : t->w + wOff;
+            const uint16_t* wht = H ? t->wHalf + wOff : nullptr;
             for (int i = 0; i < lanes; ++i) {
+                if (PF) {
+                    if (H) {
+                        if (i % 2 == 0) {
+                            _mm_prefetch((const char*)(wht + (i + kPrefetchRowsHalf) * 16), _MM_HINT_T0);
+                        }
+                    } else {
+                        _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * 16), _MM_HINT_T0);
+                    }
+                }
                 __m256 wv[V];
-#pragma GCC unroll 16
+#pragma GCC unroll 2
                 for (int v = 0; v < V; ++v) {
-                    wv[v] = _mm256_loadu_ps(wt + i * wRow + v * 8);
+                    wv[v] = loadWeights8<H>(wt, wht, i * 16 + v * 8);
                 }
 #pragma GCC unroll 16
                 for (int p = 0; p < P; ++p) {
                     const __m256 xv = _mm256_broadcast_ss(xt + p * xs + i);
-#pragma GCC unroll 16
+#pragma GCC unroll 2
                     for (int v = 0; v < V; ++v) {
                         acc[p][v] = _mm256_fmadd_ps(xv, wv[v], acc[p][v]);
                     }
@@ -51,55 +70,96 @@ void pconvTile(const PackedConvTile* t) {
             }
         }
     }
+}
+
+template <int P, bool H, bool HL>
+void pconvTile(const PackedConvTile* t) {
+    constexpr int V = HL ? 1 : 2;  // vectors per position
+    __m256 acc[P][2];
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) {
+        const float* yv = t->y + v * 8;
+        const __m256 b = t->accumulate ? _mm256_setzero_ps() : _mm256_loadu_ps(t->bias + v * 8);
+#pragma GCC unroll 16
+        for (int p = 0; p < P; ++p) {
+            acc[p][v] = t->accumulate ? _mm256_loadu_ps(yv + p * 16) : b;
+        }
+    }
+    if (t->prefetch) {
+        accumulateTile<P, V, H, true>(t, acc);
+    } else {
+        accumulateTile<P, V, H, false>(t, acc);
+    }
     const GemmPost* post = t->post;
+    // SiLU / HardSwish in registers; other unary activations through the table's kernel below
+    const bool inRegs = post && post->act == 3 &&
+                        (post->unaryOp == (int)VecUnaryOp::SILU || post->unaryOp == (int)VecUnaryOp::HARD_SWISH);
     if (post && post->act == 1) {
         const __m256 zero = _mm256_setzero_ps();
 #pragma GCC unroll 16
         for (int p = 0; p < P; ++p) {
-#pragma GCC unroll 16
+#pragma GCC unroll 2
             for (int v = 0; v < V; ++v) {
-                acc[p][v] = _mm256_max_ps(acc[p][v], zero);
+                acc[p][v] = _mm256_max_ps(acc[p][v], zero);  // NaN -> 0, as max(v, 0) elsewhere
             }
         }
     } else if (post && post->act == 2) {
         const __m256 lo = _mm256_set1_ps(post->lo), hi = _mm256_set1_ps(post->hi);
 #pragma GCC unroll 16
         for (int p = 0; p < P; ++p) {
-#pragma GCC unroll 16
+#pragma GCC unroll 2
             for (int v = 0; v < V; ++v) {
                 acc[p][v] = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[p][v]));
             }
         }
-    }
-#pragma GCC unroll 16
-    for (int v = 0; v < V; ++v) {
-        float* yq = t->y + (v / 2) * t->yBlockStride + (v % 2) * 8;
+    } else if (inRegs) {
+        const bool silu = post->unaryOp == (int)VecUnaryOp::SILU;
 #pragma GCC unroll 16
         for (int p = 0; p < P; ++p) {
-            _mm256_storeu_ps(yq + p * 16, acc[p][v]);
+#pragma GCC unroll 2
+            for (int v = 0; v < V; ++v) {
+                acc[p][v] = silu ? _mm256_mul_ps(acc[p][v], ewSigmoid8(acc[p][v])) : ewHardSwish8(acc[p][v]);
+            }
         }
     }
-    if (post && post->act == 3) {
-        for (int q = 0; q < Q; ++q) {
-            float* yq = t->y + q * t->yBlockStride;
-            post->unary(post->unaryOp, yq, yq, (int64_t)P * 16, post->lo, post->hi);
-        }
+#pragma GCC unroll 16
+    for (int p = 0; p < P; ++p) {
+        _mm256_storeu_ps(t->y + p * 16, acc[p][0]);
+        _mm256_storeu_ps(t->y + p * 16 + 8, HL ? _mm256_setzero_ps() : acc[p][V - 1]);
+    }
+    if (post && post->act == 3 && !inRegs) {
+        post->unary(post->unaryOp, t->y, t->y, (int64_t)P * 16, post->lo, post->hi);
     }
 }
 
 typedef void (*TileFn)(const PackedConvTile*);
 
-const TileFn kTiles[kQMax][kPMax] = {
-    {pconvTile<1, 1>, pconvTile<2, 1>, pconvTile<3, 1>, pconvTile<4, 1>, pconvTile<5, 1>, pconvTile<6, 1>},
+// [last block half][P - 1]
+const TileFn kTiles[2][kPMax] = {
+    {pconvTile<1, false, false>, pconvTile<2, false, false>, pconvTile<3, false, false>, pconvTile<4, false, false>,
+     pconvTile<5, false, false>, pconvTile<6, false, false>},
+    {pconvTile<1, false, true>, pconvTile<2, false, true>, pconvTile<3, false, true>, pconvTile<4, false, true>,
+     pconvTile<5, false, true>, pconvTile<6, false, true>},
+};
+const TileFn kHalfTiles[2][kHalfPMax] = {
+    {pconvTile<1, true, false>, pconvTile<2, true, false>, pconvTile<3, true, false>, pconvTile<4, true, false>},
+    {pconvTile<1, true, true>, pconvTile<2, true, true>, pconvTile<3, true, true>, pconvTile<4, true, true>},
 };
 
 }  // namespace
 
 void pconv_6x16__avx2(const PackedConvTile* tile) {
-    if (tile->P < 1 || tile->P > kPMax || tile->Q < 1 || tile->Q > kQMax) {
+    if (tile->P < 1 || tile->P > kPMax || tile->Q != 1) {
         return;
     }
-    kTiles[tile->Q - 1][tile->P - 1](tile);
+    const int hl = tile->yLastLanes <= 8 ? 1 : 0;
+    if (tile->wHalf) {
+        if (tile->P <= kHalfPMax) {
+            kHalfTiles[hl][tile->P - 1](tile);
+        }
+        return;
+    }
+    kTiles[hl][tile->P - 1](tile);
 }
 
 }  // namespace MNN
