@@ -524,7 +524,9 @@ private:
             maxP = std::max<int>(maxP, d.P);
         }
         const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
-        if (high || maxP < 1 || maxP > mFuncs->pcHalfMaxP) {
+        // rows wider than pcHalfMaxP are split into tiles that re-read the weights (7x7 planes on
+        // the AVX2 tier: pieces of 4 + 3): not a GEMV, the weights stay float there
+        if (high || maxP < 1 || maxP > mFuncs->pcHalfMaxP || mGeom.output[1] > mFuncs->pcHalfMaxP) {
             return;
         }
         if (!CPUUtils::halfWeights(mWeights, &mWeightsHalf)) {
