@@ -311,9 +311,10 @@ TEST(WinogradPacked, ResizeReplansWithTheSameWeights) {
 }
 
 TEST(WinogradPacked, MemoryLowKeepsTransformedWeightsSmall) {
-    // a 3x3 on a 7x7 plane whose F(4) weights stay under the Memory_Normal cap: Normal takes the
-    // large tile (F(4): 36 / 9 = 4x the weights); Memory_Low counts the weights streamed per run
-    // and whole register-tile passes, and takes F(2) (16 / 9)
+    // a 3x3 on a 7x7 plane whose F(4) weights stay under the Memory_Normal cap: Memory_High (speed
+    // first, multiply-adds and transforms only) takes the large tile (F(4): 36 / 9 = 4x the weights);
+    // Memory_Low counts the weights streamed per run and whole register-tile passes, and takes F(2)
+    // (16 / 9); Memory_Normal counts the streamed weights too and takes F(2)
     ModelBuilder mb;
     mb.input("x", {1, 8, 7, 7});
     addConv(mb, "a", "x", "t1", 8, 128, 1, 1, 1, 0, 1, 5);
@@ -324,13 +325,18 @@ TEST(WinogradPacked, MemoryLowKeepsTransformedWeightsSmall) {
     auto x = makeTensor({1, 8, 7, 7}, randomFloats(8 * 49, 9));
     auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
     ASSERT_EQ(ref.code, NO_ERROR);
+    auto high = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal,
+                              BackendConfig::Memory_High);
     auto normal = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal);
     auto low = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal,
                              BackendConfig::Memory_Low);
+    ASSERT_EQ(high.code, NO_ERROR);
     ASSERT_EQ(normal.code, NO_ERROR);
     ASSERT_EQ(low.code, NO_ERROR);
-    EXPECT_EQ(normal.algorithms["c"].rfind("packed-winograd F(4,3) ", 0), 0u) << normal.algorithms["c"];
+    EXPECT_EQ(high.algorithms["c"].rfind("packed-winograd F(4,3) ", 0), 0u) << high.algorithms["c"];
+    EXPECT_EQ(normal.algorithms["c"].rfind("packed-winograd F(2,3) ", 0), 0u) << normal.algorithms["c"];
     EXPECT_EQ(low.algorithms["c"].rfind("packed-winograd F(2,3) ", 0), 0u) << low.algorithms["c"];
+    EXPECT_LT(maxRelativeDiff(high, ref), 1e-4);
     EXPECT_LT(maxRelativeDiff(normal, ref), 1e-4);
     EXPECT_LT(maxRelativeDiff(low, ref), 1e-4);
 }

@@ -326,14 +326,16 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     const double gemm = WinogradConv::kGemmFactor * (alpha * alpha) * cout16 * gemmTiles * s.inC;
     const double in = tiles * cin16 * (alpha * alpha + alpha * alpha * alpha);
     const double out = tiles * cout16 * (alpha * alpha * m + m * m * alpha + m * m);
-    const double weights = s.lowMemory ? kWeightStreamCost * (alpha * alpha) * s.inC * cout16 : 0.0;
+    const double weights =
+        s.lowMemory || s.streamWeights ? kWeightStreamCost * (alpha * alpha) * s.inC * cout16 : 0.0;
     return s.batch * (gemm + in + out) + weights;
 }
 
 double packedDirect3x3Cost(const PackedWinogradShape& s) {
     const double cout16 = roundUp(s.outC, 16);
     if (!s.lowMemory) {
-        return (double)s.batch * 9.0 * s.inC * cout16 * s.oh * s.ow;
+        return (double)s.batch * 9.0 * s.inC * cout16 * s.oh * s.ow +
+               (s.streamWeights ? kWeightStreamCost * 9.0 * s.inC * cout16 : 0.0);
     }
     const double rows = (double)s.oh * roundUp(s.ow, std::max(1, s.pMax));
     return (double)s.batch * 9.0 * s.inC * cout16 * rows + kWeightStreamCost * 9.0 * s.inC * cout16;
@@ -383,6 +385,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         const auto memory = static_cast<CPUBackend*>(backend)->memoryMode();
         PackedWinogradShape sd = s;
         sd.lowMemory = memory == BackendConfig::Memory_Low;
+        sd.streamWeights = memory != BackendConfig::Memory_High;
         double best = forced < 0 ? 1e300 : packedDirect3x3Cost(sd);
         for (int m : {2, 4, 6}) {
             if (high && m > 2) {
@@ -397,6 +400,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
             }
             PackedWinogradShape sm = s;
             sm.lowMemory = memory == BackendConfig::Memory_Low;
+            sm.streamWeights = memory != BackendConfig::Memory_High;
             const double c = packedWinogradCost(m, sm);
             if (c < best) {
                 best = c;

@@ -20,6 +20,13 @@ struct PackedWinogradShape {
     int pMax = 14;  // positions per register tile of the table's packed convolution kernel
     /** BackendConfig::Memory_Low: count whole register-tile passes and the weights streamed per run */
     bool lowMemory = false;
+    /**
+     * count the weights streamed once per run (Memory_Normal and Memory_Low): a model whose weights
+     * outgrow L3 reads every layer's weights from memory at every run, so F(6)'s 64 / 9 x the direct
+     * weights cost more than its fewer multiply-adds save on mid-sized planes (resnet50 / resnet18
+     * layer2, squeezenet: F(6) -> F(4), -1..3% on Zen 3, 2026-11-25)
+     */
+    bool streamWeights = false;
 };
 
 /**
@@ -39,14 +46,15 @@ constexpr double kWinogradWeightCapBytes = 8.0 * 1024 * 1024;
  * estimated cost (GEMM micro-kernel multiply-add units) of one run of F(m x m, 3 x 3) on the packed
  * layout: alpha^2 GEMMs at WinogradConv::kGemmFactor, transforms of ~alpha^3 vector lane-ops per tile
  * and channel (16-lane vectors, no scalar gathers). lowMemory adds the transformed weights
- * (alpha^2 / 9 times the direct ones) streamed once per run and rounds the tiles up to whole
+ * (alpha^2 / 9 times the direct ones) streamed once per run (as streamWeights) and rounds the tiles up to whole
  * register tiles, which steers the large layers to F(2) or the direct kernel: on resnet50 peak RSS
  * 322 -> 253 MB, about 10% slower on resnet18 (measured 2026-11-23)
  */
 double packedWinogradCost(int m, const PackedWinogradShape& s);
 /**
  * the direct packed 3x3 convolution's cost in the same units: 9 * Cin * Cout * OH * OW multiply-adds
- * (lowMemory: rows rounded up to whole register tiles, plus its weights streamed once)
+ * (lowMemory: rows rounded up to whole register tiles; lowMemory or streamWeights: plus its weights
+ * streamed once)
  */
 double packedDirect3x3Cost(const PackedWinogradShape& s);
 
