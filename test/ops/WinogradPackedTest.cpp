@@ -340,3 +340,50 @@ TEST(WinogradPacked, MemoryLowKeepsTransformedWeightsSmall) {
     EXPECT_LT(maxRelativeDiff(normal, ref), 1e-4);
     EXPECT_LT(maxRelativeDiff(low, ref), 1e-4);
 }
+
+TEST(WinogradPacked, StreamedWeightsAsHalfBelowPrecisionHigh) {
+    // 384 -> 384 channels on a 7x7 plane: F(2)'s U is 16 x 384 x 384 floats = 9.4 MB, at least
+    // kStreamedWeightBytes: below Precision_High, tiers whose tile kernel takes half weights on every
+    // tile (pcHalfMaxP >= pcPMax) keep U as IEEE half ("packed-winograd-f16"); each U value is then
+    // rounded by at most 2^-11 of itself. Precision_High and the other tiers keep float U.
+    const Case c{Chain::PACKED_BOTH, 1, 384, 384, 7, 7, {1, 1, 1, 1}, Schema::FusedActivation::RELU};
+    const auto model = buildModel(c);
+    auto x = makeTensor({1, kX, 7, 7}, randomFloats((size_t)kX * 49, 17));
+    const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
+    ASSERT_EQ(ref.code, NO_ERROR);
+    const double bs = std::max(1.0, maxAbs(ref.b));
+    const int best = (int)cpuFeatures().best;
+    int halfRuns = 0;
+    for (int tier = 0; tier <= best; ++tier) {
+        cpuSetTierOverride(tier);
+        const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+        const bool halfTier = f.pcHalfMaxP >= f.pcPMax;
+        for (auto precision : {BackendConfig::Precision_Normal, BackendConfig::Precision_High}) {
+            const bool half = halfTier && precision != BackendConfig::Precision_High;
+            for (int threads : {1, 2}) {
+                const PwRun r = runCase(model, x.get(), "packed", threads, "winograd2", precision);
+                const std::string where = std::string(cpuTierName(f.tier)) + " precision " +
+                                          std::to_string((int)precision) + " threads " + std::to_string(threads);
+                ASSERT_EQ(r.code, NO_ERROR) << where;
+                EXPECT_EQ(r.algorithm.rfind(half ? "packed-winograd-f16 F(2,3) " : "packed-winograd F(2,3) ", 0), 0u)
+                    << where << " " << r.algorithm;
+                halfRuns += half ? 1 : 0;
+                if (!half) {
+                    EXPECT_TRUE(close(r, ref, c, 2)) << where;
+                    continue;
+                }
+                ASSERT_EQ(r.b.size(), ref.b.size());
+                for (size_t i = 0; i < ref.b.size(); ++i) {
+                    if (!(fabs((double)r.b[i] - ref.b[i]) <= 3e-3 * bs)) {
+                        ADD_FAILURE() << where << " b[" << i << "] " << r.b[i] << " ref " << ref.b[i];
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    cpuSetTierOverride(-1);
+    if (cpuFeatures().best == CPUTier::AVX2) {
+        EXPECT_GT(halfRuns, 0);  // the AVX2 tile takes half weights on every tile
+    }
+}

@@ -214,7 +214,7 @@ static void fillTables() {
             f.packedConvName = "pconv_6x16__avx2";
             f.pcPMax = 6;
             f.pcQMax = 1;
-            f.pcHalfMaxP = 4;
+            f.pcHalfMaxP = 6;
             f.packedDw = dwpack__avx2;
             f.packedDwName = "dwpack__avx2";
             f.packedPool = poolpack__avx2;

@@ -109,7 +109,29 @@ public:
             mBias[co] = bias[co];
         }
         mZeroBias.assign((size_t)qMax * 16, 0.0f);
+        halfWeightsIfStreamed();
         return true;
+    }
+
+    /**
+     * U of kStreamedWeightBytes or more comes from memory at every run (resnet18's 512-channel F(2)
+     * layers: 16.8 MB each, a third of their time): below Precision_High, where the tier's tile
+     * kernel takes IEEE half weights on every tile (pcHalfMaxP >= pcPMax: the AVX2 tier), U is kept
+     * as half and the float copy dropped. Products and sums stay float; each U value is rounded by at
+     * most 2^-11 of itself (corpus against PyTorch at Precision_Normal: resnet18 2.6e-4 -> 3.2e-4,
+     * resnet50 2.5e-4 -> 3.4e-4, inception_v3 3.3e-4 -> 3.6e-4; bound 1e-3).
+     */
+    void halfWeightsIfStreamed() {
+        const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
+        const double uBytes = (double)mU.size() * sizeof(float);
+        if (high || uBytes < (double)kStreamedWeightBytes || mFuncs->pcHalfMaxP < mFuncs->pcPMax) {
+            return;
+        }
+        if (CPUUtils::halfWeights(mU, &mUHalf)) {
+            std::vector<float>().swap(mU);
+            snprintf(mAlgo, sizeof(mAlgo), "packed-winograd-f16 F(%d,3) %s %s", mM, mFuncs->pwinoName,
+                     mFuncs->packedConvName);
+        }
     }
 
     const char* algorithm() const override {
@@ -162,6 +184,7 @@ public:
         const int64_t perTile = (int64_t)alpha * alpha * (mCiB + mCoB) * 16 * (int64_t)sizeof(float);
         const bool low = static_cast<CPUBackend*>(backend())->memoryMode() == BackendConfig::Memory_Low;
         // (measured on resnet18: larger chunks only pay where U is streamed from memory, not from L3)
+        // the float size: a half U streams half the bytes, the chunking below keeps the float plan
         const int64_t uBytes = (int64_t)alpha * alpha * mUeStride * (int64_t)sizeof(float);
         const int64_t budget = !low && uBytes >= kStreamedWeightBytes ? kChunkBytes : kChunkBytesLow;
         mPrefetch = uBytes >= kPrefetchWeightBytes ? 1 : 0;
@@ -230,6 +253,7 @@ private:
     // weights
     int mAlpha = 0, mInC = 0, mOutC = 0, mCiB = 0, mCoB = 0;
     std::vector<float> mAt, mBt, mU, mBias, mZeroBias;
+    std::vector<uint16_t> mUHalf;  // U as IEEE half (halfWeightsIfStreamed; mU is then empty)
     int64_t mUeStride = 0;
     // plan
     int mBatch = 0, mIh = 0, mIw = 0, mOh = 0, mOw = 0, mPadTop = 0, mPadLeft = 0;
@@ -288,7 +312,9 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
         for (int e = 0; e < E; ++e) {
             for (int qb = qb0; qb < qb1; qb += qMax) {
                 tile.Q = std::min(qMax, qb1 - qb);
-                tile.w = w.mU.data() + e * w.mUeStride + (int64_t)qb * w.mCiB * 256;
+                const int64_t uOff = e * w.mUeStride + (int64_t)qb * w.mCiB * 256;
+                tile.w = w.mUHalf.empty() ? w.mU.data() + uOff : nullptr;
+                tile.wHalf = w.mUHalf.empty() ? nullptr : w.mUHalf.data() + uOff;
                 for (int p = 0; p < count; p += P) {
                     tile.P = std::min(P, count - p);
                     tile.x = v + e * vE + (int64_t)p * 16;

@@ -16,7 +16,7 @@ namespace {
 #include "backend/cpu/x86/Avx2Math.inl"
 
 constexpr int kPMax = 6;
-constexpr int kHalfPMax = 4;
+constexpr int kHalfPMax = 6;
 constexpr int kPrefetchRows = 16;     // a row of 16 float weights is one cache line
 constexpr int kPrefetchRowsHalf = 8;  // half rows are 32 B: a line per two rows
 
@@ -142,8 +142,10 @@ const TileFn kTiles[2][kPMax] = {
      pconvTile<5, false, true>, pconvTile<6, false, true>},
 };
 const TileFn kHalfTiles[2][kHalfPMax] = {
-    {pconvTile<1, true, false>, pconvTile<2, true, false>, pconvTile<3, true, false>, pconvTile<4, true, false>},
-    {pconvTile<1, true, true>, pconvTile<2, true, true>, pconvTile<3, true, true>, pconvTile<4, true, true>},
+    {pconvTile<1, true, false>, pconvTile<2, true, false>, pconvTile<3, true, false>, pconvTile<4, true, false>,
+     pconvTile<5, true, false>, pconvTile<6, true, false>},
+    {pconvTile<1, true, true>, pconvTile<2, true, true>, pconvTile<3, true, true>, pconvTile<4, true, true>,
+     pconvTile<5, true, true>, pconvTile<6, true, true>},
 };
 
 }  // namespace
