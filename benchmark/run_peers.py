@@ -7,7 +7,7 @@ benchmark/results/peers_<stamp>.md (and the raw samples as .json beside it).
 
 usage: python3 benchmark/run_peers.py --bench BUILD/tools/MNNBenchmark --convert BUILD/tools/converter/MNNConvert
            --corpus DIR_WITH_ONNX [--models a,b] [--threads 1,2] [--rounds 3] [--loop 30] [--warmup 10]
-           [--engines ours,ort,mnn,ncnn,openvino,opencv] [--precision normal]
+           [--engines ours,ort,mnn,ncnn,openvino,opencv] [--precision normal] [--stat median|min]
 Peers: python3 -m pip install "onnxruntime==1.30.*" MNN ncnn pnnx openvino numpy; OpenCV DNN from
 Debian's python3-opencv (run with /usr/bin/python3). A peer that is missing or fails is reported
 as n/a with its error, never silently dropped.
@@ -85,14 +85,19 @@ def engines(a):
 
 
 def cpu_name():
+    """model name, plus the widest x86 vector ISA (AVX-512 or AVX2 machines are different races)"""
+    name, flags = platform.processor(), []
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                if line.startswith("model name") and name == platform.processor():
+                    name = line.split(":", 1)[1].strip()
+                elif line.startswith("flags") and not flags:
+                    flags = line.split(":", 1)[1].split()
     except OSError:
         pass
-    return platform.processor()
+    isa = "AVX-512" if "avx512f" in flags else "AVX2, no AVX-512" if "avx2" in flags else ""
+    return name + (" (%s)" % isa if isa else "")
 
 
 def fmt(v):
@@ -113,6 +118,9 @@ def main():
     ap.add_argument("--engines", default="ours,ort,mnn,ncnn,openvino,opencv")
     ap.add_argument("--cache", default=None, help="converted models (default: a folder under /tmp)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--stat", choices=("median", "min"), default="median",
+                    help="per cell over the rounds: median (default), or min where other tenants of a shared VM "
+                         "slow whole rounds down (the raw samples go to the .json either way)")
     a = ap.parse_args()
     a.cache = a.cache or os.path.join(tempfile.gettempdir(), "mnn-peer-cache")
     os.makedirs(a.cache, exist_ok=True)
@@ -143,15 +151,16 @@ def main():
     stamp = datetime.datetime.utcnow().strftime("%Y-%m-%d_%H%M")
     os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, "peers_%s.md" % stamp)
-    med = lambda k: statistics.median(samples[k]["ms"]) if k in samples and samples[k]["ms"] else None
+    agg = statistics.median if a.stat == "median" else min
+    med = lambda k: agg(samples[k]["ms"]) if k in samples and samples[k]["ms"] else None
     peers = [e for e in names if e not in ("ours", "opencv")]
     with open(path, "w") as f:
         f.write("# Ours vs peers, %s UTC\n\n" % stamp.replace("_", " "))
         f.write("- CPU: %s, %d logical cores; load average before %.2f %.2f %.2f, after %.2f %.2f %.2f\n"
                 % ((cpu_name(), os.cpu_count()) + load_before + load_after))
-        f.write("- each cell: median over %d interleaved rounds of each run's median of %d timed runs (%d warmup), ms; "
+        f.write("- each cell: %s over %d interleaved rounds of each run's median of %d timed runs (%d warmup), ms; "
                 "ours at precision %s; peers f32 CPU defaults (ORT graph optimisation all)\n"
-                % (a.rounds, a.loop, a.warmup, a.precision))
+                % (a.stat, a.rounds, a.loop, a.warmup, a.precision))
         f.write("- best peer = fastest of %s in this run; target = issue 5's ours/ORT bound (best peer of the issue's "
                 "table x 0.8 / ORT of that table); RSS = peak resident MiB of the engine's process\n\n" % ", ".join(peers))
         f.write("| model | thr | " + " | ".join(names) + " | best peer | ours/ORT | target | ours/best | "
