@@ -344,7 +344,7 @@ TEST(WinogradPacked, MemoryLowKeepsTransformedWeightsSmall) {
 TEST(WinogradPacked, StreamedWeightsAsHalfBelowPrecisionHigh) {
     // 384 -> 384 channels on a 7x7 plane: F(2)'s U is 16 x 384 x 384 floats = 9.4 MB, at least
     // kStreamedWeightBytes: below Precision_High, tiers whose tile kernel takes half weights on every
-    // tile (pcHalfMaxP >= pcPMax) keep U as IEEE half ("packed-winograd-f16"); each U value is then
+    // tile (pcHalfTileP >= pcPMax) keep U as IEEE half ("packed-winograd-f16"); each U value is then
     // rounded by at most 2^-11 of itself. Precision_High and the other tiers keep float U.
     const Case c{Chain::PACKED_BOTH, 1, 384, 384, 7, 7, {1, 1, 1, 1}, Schema::FusedActivation::RELU};
     const auto model = buildModel(c);
@@ -357,7 +357,7 @@ TEST(WinogradPacked, StreamedWeightsAsHalfBelowPrecisionHigh) {
     for (int tier = 0; tier <= best; ++tier) {
         cpuSetTierOverride(tier);
         const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
-        const bool halfTier = f.pcHalfMaxP >= f.pcPMax;
+        const bool halfTier = f.pcHalfTileP >= f.pcPMax;
         for (auto precision : {BackendConfig::Precision_Normal, BackendConfig::Precision_High}) {
             const bool half = halfTier && precision != BackendConfig::Precision_High;
             for (int threads : {1, 2}) {
@@ -383,7 +383,7 @@ TEST(WinogradPacked, StreamedWeightsAsHalfBelowPrecisionHigh) {
         }
     }
     cpuSetTierOverride(-1);
-    if (cpuFeatures().best == CPUTier::AVX2) {
-        EXPECT_GT(halfRuns, 0);  // the AVX2 tile takes half weights on every tile
+    if (cpuFeatures().best >= CPUTier::AVX2) {
+        EXPECT_GT(halfRuns, 0);  // the AVX2 and AVX-512 tiles take half weights on every tile
     }
 }

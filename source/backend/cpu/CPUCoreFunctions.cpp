@@ -214,7 +214,9 @@ static void fillTables() {
             f.packedConvName = "pconv_6x16__avx2";
             f.pcPMax = 6;
             f.pcQMax = 1;
-            f.pcHalfMaxP = 6;
+            f.pcHalfMaxP = 4;
+            f.pcHalfTileP = 14;
+            f.pcHalfTileP = 6;
             f.packedDw = dwpack__avx2;
             f.packedDwName = "dwpack__avx2";
             f.packedPool = poolpack__avx2;
@@ -245,6 +247,7 @@ static void fillTables() {
             f.pcPMax = 14;
             f.pcQMax = 2;
             f.pcHalfMaxP = 4;
+            f.pcHalfTileP = 14;
             f.packedDw = dwpack__avx512;
             f.packedDwName = "dwpack__avx512";
             f.packedPool = poolpack__avx512;

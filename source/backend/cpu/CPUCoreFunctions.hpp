@@ -263,7 +263,8 @@ struct CPUCoreFunctions {
     const char* packedConvName = "";
     int pcPMax = 1;                                // most positions per tile
     int pcQMax = 1;                                // most 16-channel output blocks per tile
-    int pcHalfMaxP = 0;                            // most positions of a tile with half weights (0: none)
+    int pcHalfMaxP = 0;    // GEMV-like products of at most this many positions per tile keep half weights (0: none)
+    int pcHalfTileP = 0;   // most positions per tile the kernel takes with half weights (>= pcHalfMaxP)
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>
     const char* pwinoName = "";                    // e.g. "pwino__avx512"

@@ -116,7 +116,7 @@ public:
     /**
      * U of kStreamedWeightBytes or more comes from memory at every run (resnet18's 512-channel F(2)
      * layers: 16.8 MB each, a third of their time): below Precision_High, where the tier's tile
-     * kernel takes IEEE half weights on every tile (pcHalfMaxP >= pcPMax: the AVX2 tier), U is kept
+     * kernel takes IEEE half weights on every tile (pcHalfTileP >= pcPMax: AVX2 and AVX-512), U is kept
      * as half and the float copy dropped. Products and sums stay float; each U value is rounded by at
      * most 2^-11 of itself (corpus against PyTorch at Precision_Normal: resnet18 2.6e-4 -> 3.2e-4,
      * resnet50 2.5e-4 -> 3.4e-4, inception_v3 3.3e-4 -> 3.6e-4; bound 1e-3).
@@ -124,7 +124,7 @@ public:
     void halfWeightsIfStreamed() {
         const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
         const double uBytes = (double)mU.size() * sizeof(float);
-        if (high || uBytes < (double)kStreamedWeightBytes || mFuncs->pcHalfMaxP < mFuncs->pcPMax) {
+        if (high || uBytes < (double)kStreamedWeightBytes || mFuncs->pcHalfTileP < mFuncs->pcPMax) {
             return;
         }
         if (CPUUtils::halfWeights(mU, &mUHalf)) {

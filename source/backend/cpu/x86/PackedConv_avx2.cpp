@@ -1,8 +1,8 @@
 // AVX2 tile of the packed-layout convolution (PackedConvTile): up to 6 positions x 1 block of 16
 // output channels (2 ymm each) = 12 accumulators, 2 weight vectors and a broadcast. A last block
 // of at most 8 channels (yLastLanes) computes one ymm per position; SiLU / HardSwish run in
-// registers; IEEE half weights (wHalf, GEMV-like tiles of pcHalfMaxP positions) are widened by
-// F16C's vcvtph2ps; weights that outgrow L2 are prefetched ahead (PackedConvTile::prefetch).
+// registers; IEEE half weights (wHalf: GEMV-like tiles, streamed Winograd weights; any P) are
+// widened by F16C's vcvtph2ps; weights that outgrow L2 are prefetched ahead (PackedConvTile::prefetch).
 // Built with -mavx2 -mfma -mf16c; templates in an anonymous namespace (no instantiation shared
 // across ISA files).
 #if defined(__x86_64__) || defined(_M_X64)

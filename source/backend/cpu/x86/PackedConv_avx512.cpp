@@ -235,18 +235,13 @@ const TileFn kTiles[2][kQMax][kPMax] = {
     {MNN_PCONV_ROW(1, false, false), MNN_PCONV_ROW(2, false, false)},
     {MNN_PCONV_ROW(1, false, true), MNN_PCONV_ROW(2, false, true)},
 };
-#undef MNN_PCONV_ROW
-
-// half weights: the few positions of a GEMV (pcHalfMaxP)
-constexpr int kHalfPMax = 4;
+// half weights (pcHalfTileP): the few positions of a GEMV, and streamed Winograd weights (every P)
+constexpr int kHalfPMax = kPMax;
 const TileFn kHalfTiles[2][kQMax][kHalfPMax] = {
-    {{pconvTile<1, 1, true>, pconvTile<2, 1, true>, pconvTile<3, 1, true>, pconvTile<4, 1, true>},
-     {pconvTile<1, 2, true>, pconvTile<2, 2, true>, pconvTile<3, 2, true>, pconvTile<4, 2, true>}},
-    {{pconvTile<1, 1, true, true>, pconvTile<2, 1, true, true>, pconvTile<3, 1, true, true>,
-      pconvTile<4, 1, true, true>},
-     {pconvTile<1, 2, true, true>, pconvTile<2, 2, true, true>, pconvTile<3, 2, true, true>,
-      pconvTile<4, 2, true, true>}},
+    {MNN_PCONV_ROW(1, true, false), MNN_PCONV_ROW(2, true, false)},
+    {MNN_PCONV_ROW(1, true, true), MNN_PCONV_ROW(2, true, true)},
 };
+#undef MNN_PCONV_ROW
 
 }  // namespace
 
