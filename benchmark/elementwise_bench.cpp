@@ -15,9 +15,9 @@ namespace {
 constexpr int64_t kElements = 16 * 56 * 56;
 
 const char* unaryName(int op) {
-    static const char* names[kVecUnaryOpCount] = {"relu", "clip", "sigmoid", "silu", "hard_sigmoid",
-                                                  "hard_swish", "tanh", "exp", "gelu", "gelu_tanh",
-                                                  "leaky_relu", "abs", "neg", "square", "reciprocal"};
+    static const char* names[kVecUnaryOpCount] = {"relu",       "clip", "sigmoid", "silu",   "hard_sigmoid",
+                                                  "hard_swish", "tanh", "exp",     "gelu",   "gelu_tanh",
+                                                  "leaky_relu", "abs",  "neg",     "square", "reciprocal"};
     return op >= 0 && op < kVecUnaryOpCount ? names[op] : "?";
 }
 
@@ -32,9 +32,9 @@ std::vector<float> inputs(float lo, float hi) {
 }
 
 void perElement(benchmark::State& state) {
-    state.counters["ns/elem"] = benchmark::Counter((double)kElements * state.iterations(),
-                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert,
-                                                   benchmark::Counter::kIs1000);
+    state.counters["ns/elem"] =
+        benchmark::Counter((double)kElements * state.iterations(),
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert, benchmark::Counter::kIs1000);
 }
 
 }  // namespace

@@ -261,10 +261,10 @@ struct CPUCoreFunctions {
     const char* winoName = "";                                // e.g. "wino__avx512"
     PackedConvKernel packedConv = nullptr;                    // pconv_<P>x<Q*16>__<isa>
     const char* packedConvName = "";
-    int pcPMax = 1;                                // most positions per tile
-    int pcQMax = 1;                                // most 16-channel output blocks per tile
-    int pcHalfMaxP = 0;    // GEMV-like products of at most this many positions per tile keep half weights (0: none)
-    int pcHalfTileP = 0;   // most positions per tile the kernel takes with half weights (>= pcHalfMaxP)
+    int pcPMax = 1;       // most positions per tile
+    int pcQMax = 1;       // most 16-channel output blocks per tile
+    int pcHalfMaxP = 0;   // GEMV-like products of at most this many positions per tile keep half weights (0: none)
+    int pcHalfTileP = 0;  // most positions per tile the kernel takes with half weights (>= pcHalfMaxP)
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>
     const char* pwinoName = "";                    // e.g. "pwino__avx512"

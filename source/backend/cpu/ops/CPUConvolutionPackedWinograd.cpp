@@ -352,8 +352,7 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     const double gemm = WinogradConv::kGemmFactor * (alpha * alpha) * cout16 * gemmTiles * s.inC;
     const double in = tiles * cin16 * (alpha * alpha + alpha * alpha * alpha);
     const double out = tiles * cout16 * (alpha * alpha * m + m * m * alpha + m * m);
-    const double weights =
-        s.lowMemory || s.streamWeights ? kWeightStreamCost * (alpha * alpha) * s.inC * cout16 : 0.0;
+    const double weights = s.lowMemory || s.streamWeights ? kWeightStreamCost * (alpha * alpha) * s.inC * cout16 : 0.0;
     return s.batch * (gemm + in + out) + weights;
 }
 
