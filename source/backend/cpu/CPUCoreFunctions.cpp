@@ -215,7 +215,6 @@ static void fillTables() {
             f.pcPMax = 6;
             f.pcQMax = 1;
             f.pcHalfMaxP = 4;
-            f.pcHalfTileP = 14;
             f.pcHalfTileP = 6;
             f.packedDw = dwpack__avx2;
             f.packedDwName = "dwpack__avx2";

@@ -158,7 +158,7 @@ struct PackedConvTile {
     int prefetch = 0;
     /**
      * non-null: the weights as IEEE half (w's layout, w unused), for memory-bound products of few
-     * positions (GEMV) at Precision_Normal; only where the table's pcHalfMaxP >= P
+     * positions (GEMV, streamed Winograd weights) at Precision_Normal; only where the table's pcHalfTileP >= P
      */
     const uint16_t* wHalf = nullptr;
     /**

@@ -408,10 +408,9 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         // Precision_High: F(2) only, as the plain Winograd (CPUConvolutionFast.cpp says why)
         const bool high = static_cast<CPUBackend*>(backend)->precision() == BackendConfig::Precision_High;
         const auto memory = static_cast<CPUBackend*>(backend)->memoryMode();
-        PackedWinogradShape sd = s;
-        sd.lowMemory = memory == BackendConfig::Memory_Low;
-        sd.streamWeights = memory != BackendConfig::Memory_High;
-        double best = forced < 0 ? 1e300 : packedDirect3x3Cost(sd);
+        s.lowMemory = memory == BackendConfig::Memory_Low;
+        s.streamWeights = memory != BackendConfig::Memory_High;
+        double best = forced < 0 ? 1e300 : packedDirect3x3Cost(s);
         for (int m : {2, 4, 6}) {
             if (high && m > 2) {
                 continue;
@@ -423,10 +422,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
             if (memory == BackendConfig::Memory_Normal && m > 2 && uBytes > kWinogradWeightCapBytes) {
                 continue;
             }
-            PackedWinogradShape sm = s;
-            sm.lowMemory = memory == BackendConfig::Memory_Low;
-            sm.streamWeights = memory != BackendConfig::Memory_High;
-            const double c = packedWinogradCost(m, sm);
+            const double c = packedWinogradCost(m, s);
             if (c < best) {
                 best = c;
                 unit = m;

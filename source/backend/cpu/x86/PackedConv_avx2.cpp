@@ -16,7 +16,6 @@ namespace {
 #include "backend/cpu/x86/Avx2Math.inl"
 
 constexpr int kPMax = 6;
-constexpr int kHalfPMax = 6;
 constexpr int kPrefetchRows = 16;     // a row of 16 float weights is one cache line
 constexpr int kPrefetchRowsHalf = 8;  // half rows are 32 B: a line per two rows
 
@@ -134,19 +133,17 @@ void pconvTile(const PackedConvTile* t) {
 
 typedef void (*TileFn)(const PackedConvTile*);
 
-// [last block half][P - 1]
-const TileFn kTiles[2][kPMax] = {
-    {pconvTile<1, false, false>, pconvTile<2, false, false>, pconvTile<3, false, false>, pconvTile<4, false, false>,
-     pconvTile<5, false, false>, pconvTile<6, false, false>},
-    {pconvTile<1, false, true>, pconvTile<2, false, true>, pconvTile<3, false, true>, pconvTile<4, false, true>,
-     pconvTile<5, false, true>, pconvTile<6, false, true>},
+#define MNN_PCONV_ROW(H, HL)                                                                                     \
+    {                                                                                                            \
+        pconvTile<1, H, HL>, pconvTile<2, H, HL>, pconvTile<3, H, HL>, pconvTile<4, H, HL>, pconvTile<5, H, HL>, \
+            pconvTile<6, H, HL>                                                                                  \
+    }
+// [half weights][last block half][P - 1]
+const TileFn kTiles[2][2][kPMax] = {
+    {MNN_PCONV_ROW(false, false), MNN_PCONV_ROW(false, true)},
+    {MNN_PCONV_ROW(true, false), MNN_PCONV_ROW(true, true)},
 };
-const TileFn kHalfTiles[2][kHalfPMax] = {
-    {pconvTile<1, true, false>, pconvTile<2, true, false>, pconvTile<3, true, false>, pconvTile<4, true, false>,
-     pconvTile<5, true, false>, pconvTile<6, true, false>},
-    {pconvTile<1, true, true>, pconvTile<2, true, true>, pconvTile<3, true, true>, pconvTile<4, true, true>,
-     pconvTile<5, true, true>, pconvTile<6, true, true>},
-};
+#undef MNN_PCONV_ROW
 
 }  // namespace
 
@@ -154,14 +151,7 @@ void pconv_6x16__avx2(const PackedConvTile* tile) {
     if (tile->P < 1 || tile->P > kPMax || tile->Q != 1) {
         return;
     }
-    const int hl = tile->yLastLanes <= 8 ? 1 : 0;
-    if (tile->wHalf) {
-        if (tile->P <= kHalfPMax) {
-            kHalfTiles[hl][tile->P - 1](tile);
-        }
-        return;
-    }
-    kTiles[hl][tile->P - 1](tile);
+    kTiles[tile->wHalf ? 1 : 0][tile->yLastLanes <= 8 ? 1 : 0][tile->P - 1](tile);
 }
 
 }  // namespace MNN

@@ -230,16 +230,12 @@ typedef void (*TileFn)(const PackedConvTile*);
             pconvTile<13, Q, H, HL>, pconvTile<14, Q, H, HL>                                                   \
     }
 
-// [last block half][Q - 1][P - 1]
-const TileFn kTiles[2][kQMax][kPMax] = {
-    {MNN_PCONV_ROW(1, false, false), MNN_PCONV_ROW(2, false, false)},
-    {MNN_PCONV_ROW(1, false, true), MNN_PCONV_ROW(2, false, true)},
-};
-// half weights (pcHalfTileP): the few positions of a GEMV, and streamed Winograd weights (every P)
-constexpr int kHalfPMax = kPMax;
-const TileFn kHalfTiles[2][kQMax][kHalfPMax] = {
-    {MNN_PCONV_ROW(1, true, false), MNN_PCONV_ROW(2, true, false)},
-    {MNN_PCONV_ROW(1, true, true), MNN_PCONV_ROW(2, true, true)},
+// [half weights (pcHalfTileP: GEMVs, streamed Winograd weights)][last block half][Q - 1][P - 1]
+const TileFn kTiles[2][2][kQMax][kPMax] = {
+    {{MNN_PCONV_ROW(1, false, false), MNN_PCONV_ROW(2, false, false)},
+     {MNN_PCONV_ROW(1, false, true), MNN_PCONV_ROW(2, false, true)}},
+    {{MNN_PCONV_ROW(1, true, false), MNN_PCONV_ROW(2, true, false)},
+     {MNN_PCONV_ROW(1, true, true), MNN_PCONV_ROW(2, true, true)}},
 };
 #undef MNN_PCONV_ROW
 
@@ -249,14 +245,7 @@ void pconv_14x32__avx512(const PackedConvTile* tile) {
     if (tile->P < 1 || tile->P > kPMax || tile->Q < 1 || tile->Q > kQMax) {
         return;
     }
-    const int hl = tile->yLastLanes <= 8 ? 1 : 0;
-    if (tile->wHalf) {
-        if (tile->P <= kHalfPMax) {
-            kHalfTiles[hl][tile->Q - 1][tile->P - 1](tile);
-        }
-        return;
-    }
-    kTiles[hl][tile->Q - 1][tile->P - 1](tile);
+    kTiles[tile->wHalf ? 1 : 0][tile->yLastLanes <= 8 ? 1 : 0][tile->Q - 1][tile->P - 1](tile);
 }
 
 }  // namespace MNN
