@@ -74,7 +74,7 @@ const std::vector<ScaleCase>& cases() {
     static const std::vector<ScaleCase> c = {
         {1, 40, 24, 14, 14, 1, 1, true},   // squeeze-excite projection: 24 weights per channel < 196 positions
         {2, 24, 200, 8, 8, 1, 2, false},   // more weights than positions: X scaled, per image
-        {2, 16, 8, 10, 10, 3, 2, false},   // 3x3: Winograd runs (on X * S), per image
+        {2, 128, 128, 10, 10, 3, 2, false},  // 3x3: Winograd runs (on X * S), per image
         {1, 32, 32, 12, 12, 3, 1, false},  // 3x3 wider than the plane: X scaled (Winograd or direct)
         {2, 3, 8, 16, 16, 1, 1, true},     // 3 channels: a plain X runs NHWC; one S for both images
         {3, 35, 17, 9, 7, 1, 3, true},     // channel and output tails
@@ -281,7 +281,7 @@ const std::vector<ResidualCase>& residualCases() {
         {1, 24, 96, 14, 14, 1, Act::NONE, false, true, true, "packed-residual"},       // mobilenet_v2 projection
         {2, 40, 120, 9, 7, 1, Act::NONE, true, true, true, "packed-scaled-residual"},  // efficientnet: S and R
         {1, 32, 64, 10, 10, 1, Act::RELU, false, true, true, "packed-residual"},       // resnet50: Relu after the Add
-        {1, 16, 16, 12, 12, 3, Act::RELU, false, true, true, "packed-winograd"},       // resnet18: Winograd, wrapped
+        {1, 128, 128, 12, 12, 3, Act::RELU, false, true, true, "packed-winograd"},     // resnet18: Winograd, wrapped
         {1, 17, 35, 8, 9, 1, Act::SILU, false, true, true, "packed-residual"},         // tails, SiLU after the sum
         {2, 8, 24, 6, 6, 1, Act::HARD_SWISH, true, true, false, ""},  // plain Y: wrapper, mixed layouts
         {1, 8, 24, 6, 6, 1, Act::RELU, false, false, true, ""},       // plain R (graph input)

@@ -265,6 +265,16 @@ struct CPUCoreFunctions {
     int pcQMax = 1;       // most 16-channel output blocks per tile
     int pcHalfMaxP = 0;   // GEMV-like products of at most this many positions per tile keep half weights (0: none)
     int pcHalfTileP = 0;  // most positions per tile the kernel takes with half weights (>= pcHalfMaxP)
+    /**
+     * the packed 3x3 choice's cost constants (packedWinogradCost / packedDirect3x3Cost), in units of
+     * one GEMM multiply-add lane of the Winograd product: per transform lane-op, per transformed
+     * weight float streamed per run, per direct multiply-add, per direct weight float streamed per
+     * run. The defaults were set on Zen 4 / AVX-512; a tier whose kernels were measured sets its own.
+     */
+    double pwTransformCost = 1.0;
+    double pwWeightCost = 8.0;
+    double pdMacCost = 1.0;
+    double pdWeightCost = 8.0;
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>
     const char* pwinoName = "";                    // e.g. "pwino__avx512"

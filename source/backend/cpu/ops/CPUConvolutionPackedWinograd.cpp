@@ -119,12 +119,14 @@ public:
      * kernel takes IEEE half weights on every tile (pcHalfTileP >= pcPMax: AVX2 and AVX-512), U is kept
      * as half and the float copy dropped. Products and sums stay float; each U value is rounded by at
      * most 2^-11 of itself (corpus against PyTorch at Precision_Normal: resnet18 2.6e-4 -> 3.2e-4,
-     * resnet50 2.5e-4 -> 3.4e-4, inception_v3 3.3e-4 -> 3.6e-4; bound 1e-3).
+     * resnet50 2.5e-4 -> 3.4e-4, inception_v3 3.3e-4 -> 3.6e-4; bound 1e-3). F(2) only: F(4)'s
+     * larger transform coefficients amplify the rounding (resnet50 with half F(4) U on its 256-channel
+     * layers: 3.5e-3, measured 2026-11-26).
      */
     void halfWeightsIfStreamed() {
         const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
         const double uBytes = (double)mU.size() * sizeof(float);
-        if (high || uBytes < (double)kStreamedWeightBytes || mFuncs->pcHalfTileP < mFuncs->pcPMax) {
+        if (high || mM > 2 || uBytes < (double)kStreamedWeightBytes || mFuncs->pcHalfTileP < mFuncs->pcPMax) {
             return;
         }
         if (CPUUtils::halfWeights(mU, &mUHalf)) {
@@ -341,10 +343,15 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
 
 }  // namespace
 
+/** bytes of U as held: half where halfWeightsIfStreamed keeps it so (F(2) only) */
+double heldWeightBytes(int m, double floatBytes, const PackedWinogradShape& s) {
+    return m == 2 && s.halfStreamed && floatBytes >= (double)kStreamedWeightBytes ? floatBytes / 2 : floatBytes;
+}
+
 double packedWinogradCost(int m, const PackedWinogradShape& s) {
     // unit: one multiply-add lane of the GEMM micro-kernel (WinogradConv::cost's unit). The windows
     // are loaded as 16-channel vectors: ~1 unit per element where the plain path pays ~10 per
-    // gathered / scattered scalar
+    // gathered / scattered scalar (times the tier's transformCost)
     const int64_t alpha = m + 2;
     const double tiles = (double)ceilDiv(s.oh, m) * ceilDiv(s.ow, m);
     const double gemmTiles = s.lowMemory ? (double)roundUp((int64_t)tiles, std::max(1, s.pMax)) : tiles;
@@ -352,18 +359,21 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     const double gemm = WinogradConv::kGemmFactor * (alpha * alpha) * cout16 * gemmTiles * s.inC;
     const double in = tiles * cin16 * (alpha * alpha + alpha * alpha * alpha);
     const double out = tiles * cout16 * (alpha * alpha * m + m * m * alpha + m * m);
-    const double weights = s.lowMemory || s.streamWeights ? kWeightStreamCost * (alpha * alpha) * s.inC * cout16 : 0.0;
-    return s.batch * (gemm + in + out) + weights;
+    const double uFloats = (double)(alpha * alpha) * s.inC * cout16;
+    const double streamed = heldWeightBytes(m, 4.0 * uFloats, s) / 4.0;  // in floats
+    const double weights = s.lowMemory || s.streamWeights ? s.weightCost * streamed : 0.0;
+    return s.batch * (gemm + s.transformCost * (in + out)) + weights;
 }
 
 double packedDirect3x3Cost(const PackedWinogradShape& s) {
     const double cout16 = roundUp(s.outC, 16);
+    const double weights = s.directWeightCost * 9.0 * s.inC * cout16;
     if (!s.lowMemory) {
-        return (double)s.batch * 9.0 * s.inC * cout16 * s.oh * s.ow +
-               (s.streamWeights ? kWeightStreamCost * 9.0 * s.inC * cout16 : 0.0);
+        return (double)s.batch * s.directMacCost * 9.0 * s.inC * cout16 * s.oh * s.ow +
+               (s.streamWeights ? weights : 0.0);
     }
     const double rows = (double)s.oh * roundUp(s.ow, std::max(1, s.pMax));
-    return (double)s.batch * 9.0 * s.inC * cout16 * rows + kWeightStreamCost * 9.0 * s.inC * cout16;
+    return (double)s.batch * s.directMacCost * 9.0 * s.inC * cout16 * rows + weights;
 }
 
 Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
@@ -401,6 +411,10 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     s.oh = g.output[0];
     s.ow = g.output[1];
     s.pMax = f.pcPMax;
+    s.transformCost = f.pwTransformCost;
+    s.weightCost = f.pwWeightCost;
+    s.directMacCost = f.pdMacCost;
+    s.directWeightCost = f.pdWeightCost;
     int unit = 0;
     if (forced > 0) {
         unit = WinogradConv::supportedUnit(forced) ? forced : 0;
@@ -410,6 +424,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         const auto memory = static_cast<CPUBackend*>(backend)->memoryMode();
         s.lowMemory = memory == BackendConfig::Memory_Low;
         s.streamWeights = memory != BackendConfig::Memory_High;
+        s.halfStreamed = !high && f.pcHalfTileP >= f.pcPMax;  // as halfWeightsIfStreamed decides
         double best = forced < 0 ? 1e300 : packedDirect3x3Cost(s);
         for (int m : {2, 4, 6}) {
             if (high && m > 2) {
