@@ -75,6 +75,12 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
                 for (int i = 0; i < 16; ++i) {
                     step(i);
                 }
+            } else if (lanes == 3) {
+                // an RGB stem (NHWC input, 3 lanes per tap, 27-49 taps): no loop per tap (resnet50's
+                // 7x7 stem -5..18% on Zen 3, per-op medians in one process)
+                step(0);
+                step(1);
+                step(2);
             } else {
                 for (int i = 0; i < lanes; ++i) {
                     step(i);
