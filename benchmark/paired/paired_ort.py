@@ -3,12 +3,14 @@
 alternates single runs of the two engines (ORT first on even pairs, ours first on odd ones) and
 reports each engine's min and median, the ratio of the medians and the median of the per-pair
 ratios. On a shared machine whose load comes and goes in phases of seconds, paired runs are the
-fairest comparison: both engines see the same phase. With several threads each run waits --gap-ms
-first, so that neither engine's spinning workers take the cores of the other's run. Writes benchmark/results/paired_<stamp>.md.
+fairest comparison: both engines see the same phase. One thread is the default and the meaningful
+case: with several threads the two engines' pools share the process and its cores (ORT's workers
+spin on after its run; ours ran 10-40% slower at 2 threads here than in a process of its own, even
+with ORT's spinning off), so 2-thread comparisons belong to run_peers.py. Writes benchmark/results/paired_<stamp>.md.
 
 usage: python3 benchmark/paired/paired_ort.py --shim BUILD/benchmark/paired/libmnn_paired_shim.so
            --convert BUILD/tools/converter/MNNConvert --corpus DIR_WITH_ONNX [--models a,b]
-           [--threads 1,2] [--pairs 40] [--warmup 5] [--precision normal|high] [--gap-ms G]
+           [--threads 1] [--pairs 40] [--warmup 5] [--precision normal|high]
 Setup: python3 -m pip install "onnxruntime==1.30.*" numpy (the shim is built with MNN_BUILD_SHARED).
 """
 import argparse, ctypes, datetime, os, platform, statistics, subprocess, sys, tempfile, time
@@ -51,12 +53,9 @@ def pair(a, lib, name, threads):
         run_ours()
         run_ort()
     t_ours, t_ort = [], []
-    gap = (a.gap_ms if a.gap_ms >= 0 else (20.0 if threads > 1 else 0.0)) / 1e3
     for i in range(a.pairs):
         order = ((run_ort, t_ort), (run_ours, t_ours)) if i % 2 == 0 else ((run_ours, t_ours), (run_ort, t_ort))
         for fn, acc in order:
-            if gap:
-                time.sleep(gap)  # the other engine's workers stop spinning and sleep first
             s = time.perf_counter()
             r = fn()
             acc.append((time.perf_counter() - s) * 1e3)
@@ -75,13 +74,10 @@ def main():
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--models", default="mobilenet_v2,mobilenet_v3_large,resnet18,resnet50,squeezenet1_1,"
                     "shufflenet_v2_x1_0,efficientnet_b0,inception_v3")
-    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--threads", default="1")
     ap.add_argument("--pairs", type=int, default=40)
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--precision", default="normal", choices=sorted(PRECISION))
-    ap.add_argument("--gap-ms", type=float, default=-1.0,
-                    help="pause before each run so that the other engine's spinning workers go to sleep "
-                    "(default 20 with threads > 1, else 0)")
     ap.add_argument("--out", default=os.path.join(HERE, "..", "results"))
     a = ap.parse_args()
     lib = ctypes.CDLL(os.path.abspath(a.shim))
@@ -107,9 +103,8 @@ def main():
     path = os.path.join(a.out, "paired_%s.md" % stamp)
     with open(path, "w") as f:
         f.write("# Ours vs ONNX Runtime %s, paired runs in one process (%s UTC)\n\n" % (ort.__version__, stamp))
-        f.write("%s (%s), %d cores; %d pairs after %d warm-up runs each, precision %s, gap %s ms.\n\n" %
-                (cpu, isa, os.cpu_count(), a.pairs, a.warmup, a.precision,
-                 a.gap_ms if a.gap_ms >= 0 else "20 (threads > 1)"))
+        f.write("%s (%s), %d cores; %d pairs after %d warm-up runs each, precision %s.\n\n" %
+                (cpu, isa, os.cpu_count(), a.pairs, a.warmup, a.precision))
         f.write("| model | threads | ours min / median ms | ORT min / median ms | ours/ORT (medians) | "
                 "median of per-pair ratios |\n|---|---|---|---|---|---|\n")
         for name, t, r in rows:
