@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
         return usage();
     }
     std::unique_ptr<Interpreter, void (*)(Interpreter*)> net(Interpreter::createFromFile(model.c_str()),
-                                                              Interpreter::destroy);
+                                                             Interpreter::destroy);
     if (!net) {
         fprintf(stderr, "session_ab: cannot load %s\n", model.c_str());
         return 3;
@@ -187,8 +187,8 @@ int main(int argc, char** argv) {
     std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.medA > b.medA; });
     for (int i = 0; i < top && i < (int)rows.size(); ++i) {
         const Row& row = rows[(size_t)i];
-        printf("%-48s min %8.3f %8.3f  median %8.3f %8.3f  B/A %.3f\n", row.name.c_str(), row.minA, row.minB,
-               row.medA, row.medB, row.medA > 0 ? row.medB / row.medA : 0.0);
+        printf("%-48s min %8.3f %8.3f  median %8.3f %8.3f  B/A %.3f\n", row.name.c_str(), row.minA, row.minB, row.medA,
+               row.medB, row.medA > 0 ? row.medB / row.medA : 0.0);
     }
     for (int k = 0; k < 2; ++k) {
         net->releaseSession(s[k]);

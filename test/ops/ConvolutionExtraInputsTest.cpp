@@ -72,12 +72,12 @@ std::vector<uint8_t> scaleModel(const ScaleCase& t, bool fused, bool packedIn, b
 
 const std::vector<ScaleCase>& cases() {
     static const std::vector<ScaleCase> c = {
-        {1, 40, 24, 14, 14, 1, 1, true},   // squeeze-excite projection: 24 weights per channel < 196 positions
-        {2, 24, 200, 8, 8, 1, 2, false},   // more weights than positions: X scaled, per image
+        {1, 40, 24, 14, 14, 1, 1, true},     // squeeze-excite projection: 24 weights per channel < 196 positions
+        {2, 24, 200, 8, 8, 1, 2, false},     // more weights than positions: X scaled, per image
         {2, 128, 128, 10, 10, 3, 2, false},  // 3x3: Winograd runs (on X * S), per image
-        {1, 32, 32, 12, 12, 3, 1, false},  // 3x3 wider than the plane: X scaled (Winograd or direct)
-        {2, 3, 8, 16, 16, 1, 1, true},     // 3 channels: a plain X runs NHWC; one S for both images
-        {3, 35, 17, 9, 7, 1, 3, true},     // channel and output tails
+        {1, 32, 32, 12, 12, 3, 1, false},    // 3x3 wider than the plane: X scaled (Winograd or direct)
+        {2, 3, 8, 16, 16, 1, 1, true},       // 3 channels: a plain X runs NHWC; one S for both images
+        {3, 35, 17, 9, 7, 1, 3, true},       // channel and output tails
     };
     return c;
 }
