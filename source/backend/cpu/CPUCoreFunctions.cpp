@@ -216,10 +216,11 @@ static void fillTables() {
             f.pcQMax = 1;
             f.pcHalfMaxP = 4;
             f.pcHalfTileP = 6;
-            // least-squares fit of per-layer times on Zen 3 (2026-11-26: the 3x3 layers of resnet18 / 50,
-            // inception_v3 and squeezenet, each as F(2), F(4), F(6) and direct in one process; median
-            // error 5%): the transforms cost 6x the lane-ops the count gives them, the direct kernel's
-            // streamed weights 21 units a float (its small-plane layers re-read them per row of tiles)
+            // benchmark/ab/fit_winograd_cost.py on Zen 3 (2026-11-26: the 3x3 layers of resnet18 / 50,
+            // inception_v3 and squeezenet, each timed as F(2), F(4), F(6) and direct in one process;
+            // median error of the fitted times 5%): the transforms cost 6x the lane-ops the count
+            // gives them; the direct kernel's weight term absorbs its slow 7x7 / 8x8 layers (1.4x
+            // the time per multiply-add of the large planes)
             f.pwTransformCost = 6.1;
             f.pwWeightCost = 10.1;
             f.pdMacCost = 0.95;
