@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Fits the packed 3x3 cost constants of a CPU tier (CPUCoreFunctions::pwTransformCost, pwWeightCost,
-pdMacCost, pdWeightCost) to per-layer times measured on this machine: every 3x3 stride-1 layer of
+"""Fits the packed 3x3 cost constants of a CPU tier (CPUCoreFunctions::pw3x3: transform, uWeight,
+directMac, directWeight) to per-layer times measured on this machine: every 3x3 stride-1 layer of
 the given corpus models is timed as F(2), F(4), F(6) and direct (MNN_CONV_ALGO=winograd2 / 4 / 6 /
 gemm), two configurations at a time in one process (session_ab: alternating runs, per-op medians),
 and the time of each (layer, algorithm) is fitted as a sum of the cost model's terms. Prints the
@@ -106,8 +106,8 @@ def main():
     coef, *_ = np.linalg.lstsq(x / y[:, None], np.ones(len(y)), rcond=None)  # least relative error
     err = np.abs(x @ coef - y) / y
     print("%d layers x 4 algorithms; relative error median %.3f, max %.3f" % (len(rows), np.median(err), err.max()))
-    print("constants in GEMM multiply-add units: pwTransformCost %.2f, pwWeightCost %.2f, pdMacCost %.3f, "
-          "pdWeightCost %.2f" % (coef[1] / coef[0], coef[2] / coef[0], coef[3] / coef[0], coef[4] / coef[0]))
+    print("constants in GEMM multiply-add units: transform %.2f, uWeight %.2f, directMac %.3f, "
+          "directWeight %.2f" % (coef[1] / coef[0], coef[2] / coef[0], coef[3] / coef[0], coef[4] / coef[0]))
     picked = best = 0.0
     for model, layer, c, m, h, w, t in rows:
         pred = {al: float(np.dot(features(al, c, m, h, w), coef)) for al in t}

@@ -221,10 +221,7 @@ static void fillTables() {
             // median error of the fitted times 5%): the transforms cost 6x the lane-ops the count
             // gives them; the direct kernel's weight term absorbs its slow 7x7 / 8x8 layers (1.4x
             // the time per multiply-add of the large planes)
-            f.pwTransformCost = 6.1;
-            f.pwWeightCost = 10.1;
-            f.pdMacCost = 0.95;
-            f.pdWeightCost = 21.2;
+            f.pw3x3 = {6.1, 10.1, 0.95, 21.2};
             f.packedDw = dwpack__avx2;
             f.packedDwName = "dwpack__avx2";
             f.packedPool = poolpack__avx2;

@@ -242,6 +242,20 @@ typedef void (*ResizeRowKernel)(const float* src, const int32_t* i0, const int32
 /** vertical resize blend: dst[i] = r0[i] * w0 + r1[i] * w1 */
 typedef void (*ResizeBlendKernel)(const float* r0, const float* r1, float w0, float w1, float* dst, int n);
 
+/**
+ * the packed 3x3 choice's cost constants (packedWinogradCost / packedDirect3x3Cost), in units of one
+ * GEMM multiply-add lane of the Winograd product. The defaults were set on Zen 4 / AVX-512 (a weight
+ * float streamed from memory: the FMA rate over the memory bandwidth, ~58 G multiply-adds / s against
+ * ~7.5 G floats / s there); a tier whose kernels were measured sets its own
+ * (benchmark/ab/fit_winograd_cost.py).
+ */
+struct Packed3x3Costs {
+    double transform = 1.0;     // per transform lane-op
+    double uWeight = 8.0;       // per transformed weight float streamed per run
+    double directMac = 1.0;     // per direct multiply-add
+    double directWeight = 8.0;  // per direct weight float streamed per run
+};
+
 struct CPUCoreFunctions {
     CPUTier tier = CPUTier::SCALAR;
     const char* sgemmName = "";  // e.g. "sgemm_4x24__avx2"
@@ -261,20 +275,11 @@ struct CPUCoreFunctions {
     const char* winoName = "";                                // e.g. "wino__avx512"
     PackedConvKernel packedConv = nullptr;                    // pconv_<P>x<Q*16>__<isa>
     const char* packedConvName = "";
-    int pcPMax = 1;       // most positions per tile
-    int pcQMax = 1;       // most 16-channel output blocks per tile
-    int pcHalfMaxP = 0;   // GEMV-like products of at most this many positions per tile keep half weights (0: none)
-    int pcHalfTileP = 0;  // most positions per tile the kernel takes with half weights (>= pcHalfMaxP)
-    /**
-     * the packed 3x3 choice's cost constants (packedWinogradCost / packedDirect3x3Cost), in units of
-     * one GEMM multiply-add lane of the Winograd product: per transform lane-op, per transformed
-     * weight float streamed per run, per direct multiply-add, per direct weight float streamed per
-     * run. The defaults were set on Zen 4 / AVX-512; a tier whose kernels were measured sets its own.
-     */
-    double pwTransformCost = 1.0;
-    double pwWeightCost = 8.0;
-    double pdMacCost = 1.0;
-    double pdWeightCost = 8.0;
+    int pcPMax = 1;        // most positions per tile
+    int pcQMax = 1;        // most 16-channel output blocks per tile
+    int pcHalfMaxP = 0;    // GEMV-like products of at most this many positions per tile keep half weights (0: none)
+    int pcHalfTileP = 0;   // most positions per tile the kernel takes with half weights (>= pcHalfMaxP)
+    Packed3x3Costs pw3x3;  // the packed 3x3 choice's cost constants (defaults: Zen 4 / AVX-512)
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>
     const char* pwinoName = "";                    // e.g. "pwino__avx512"

@@ -125,8 +125,7 @@ public:
      */
     void halfWeightsIfStreamed() {
         const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
-        const double uBytes = (double)mU.size() * sizeof(float);
-        if (high || mM > 2 || uBytes < (double)kStreamedWeightBytes || mFuncs->pcHalfTileP < mFuncs->pcPMax) {
+        if (!keepsHalfU(*mFuncs, high, mM, (double)mU.size() * sizeof(float))) {
             return;
         }
         if (CPUUtils::halfWeights(mU, &mUHalf)) {
@@ -343,15 +342,15 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
 
 }  // namespace
 
-/** bytes of U as held: half where halfWeightsIfStreamed keeps it so (F(2) only) */
-double heldWeightBytes(int m, double floatBytes, const PackedWinogradShape& s) {
-    return m == 2 && s.halfStreamed && floatBytes >= (double)kStreamedWeightBytes ? floatBytes / 2 : floatBytes;
+bool keepsHalfU(const CPUCoreFunctions& f, bool high, int m, double uBytes) {
+    return !high && m == 2 && uBytes >= (double)kStreamedWeightBytes && f.pcHalfTileP >= f.pcPMax;
 }
 
 double packedWinogradCost(int m, const PackedWinogradShape& s) {
     // unit: one multiply-add lane of the GEMM micro-kernel (WinogradConv::cost's unit). The windows
     // are loaded as 16-channel vectors: ~1 unit per element where the plain path pays ~10 per
-    // gathered / scattered scalar (times the tier's transformCost)
+    // gathered / scattered scalar (times the tier's pw3x3.transform)
+    const Packed3x3Costs& k = s.funcs->pw3x3;
     const int64_t alpha = m + 2;
     const double tiles = (double)ceilDiv(s.oh, m) * ceilDiv(s.ow, m);
     const double gemmTiles = s.lowMemory ? (double)roundUp((int64_t)tiles, std::max(1, s.pMax)) : tiles;
@@ -360,20 +359,20 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     const double in = tiles * cin16 * (alpha * alpha + alpha * alpha * alpha);
     const double out = tiles * cout16 * (alpha * alpha * m + m * m * alpha + m * m);
     const double uFloats = (double)(alpha * alpha) * s.inC * cout16;
-    const double streamed = heldWeightBytes(m, 4.0 * uFloats, s) / 4.0;  // in floats
-    const double weights = s.lowMemory || s.streamWeights ? s.weightCost * streamed : 0.0;
-    return s.batch * (gemm + s.transformCost * (in + out)) + weights;
+    const double streamed = keepsHalfU(*s.funcs, s.high, m, 4.0 * uFloats) ? uFloats / 2 : uFloats;  // float-sized
+    const double weights = s.lowMemory || s.streamWeights ? k.uWeight * streamed : 0.0;
+    return s.batch * (gemm + k.transform * (in + out)) + weights;
 }
 
 double packedDirect3x3Cost(const PackedWinogradShape& s) {
+    const Packed3x3Costs& k = s.funcs->pw3x3;
     const double cout16 = roundUp(s.outC, 16);
-    const double weights = s.directWeightCost * 9.0 * s.inC * cout16;
+    const double weights = k.directWeight * 9.0 * s.inC * cout16;
     if (!s.lowMemory) {
-        return (double)s.batch * s.directMacCost * 9.0 * s.inC * cout16 * s.oh * s.ow +
-               (s.streamWeights ? weights : 0.0);
+        return (double)s.batch * k.directMac * 9.0 * s.inC * cout16 * s.oh * s.ow + (s.streamWeights ? weights : 0.0);
     }
     const double rows = (double)s.oh * roundUp(s.ow, std::max(1, s.pMax));
-    return (double)s.batch * s.directMacCost * 9.0 * s.inC * cout16 * rows + weights;
+    return (double)s.batch * k.directMac * 9.0 * s.inC * cout16 * rows + weights;
 }
 
 Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
@@ -411,10 +410,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     s.oh = g.output[0];
     s.ow = g.output[1];
     s.pMax = f.pcPMax;
-    s.transformCost = f.pwTransformCost;
-    s.weightCost = f.pwWeightCost;
-    s.directMacCost = f.pdMacCost;
-    s.directWeightCost = f.pdWeightCost;
+    s.funcs = &f;
     int unit = 0;
     if (forced > 0) {
         unit = WinogradConv::supportedUnit(forced) ? forced : 0;
@@ -424,7 +420,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         const auto memory = static_cast<CPUBackend*>(backend)->memoryMode();
         s.lowMemory = memory == BackendConfig::Memory_Low;
         s.streamWeights = memory != BackendConfig::Memory_High;
-        s.halfStreamed = !high && f.pcHalfTileP >= f.pcPMax;  // as halfWeightsIfStreamed decides
+        s.high = high;
         double best = forced < 0 ? 1e300 : packedDirect3x3Cost(s);
         for (int m : {2, 4, 6}) {
             if (high && m > 2) {

@@ -14,14 +14,6 @@
 
 namespace MNN {
 
-/**
- * cost units per weight float streamed from memory once per run (at batch 1 a model's weights do
- * not stay in cache): the FMA rate over the memory bandwidth, ~58 G multiply-adds / s against
- * ~7.5 G floats / s on the reference machine (Zen 4, one core); the tables' default
- * (CPUCoreFunctions::pwWeightCost / pdWeightCost)
- */
-constexpr double kWeightStreamCostDefault = 8.0;
-
 /** sizes the cost models see */
 struct PackedWinogradShape {
     int batch = 1, inC = 0, outC = 0, oh = 0, ow = 0;
@@ -35,12 +27,18 @@ struct PackedWinogradShape {
      * layer2, squeezenet: F(6) -> F(4), -1..3% on Zen 3, 2026-11-25)
      */
     bool streamWeights = false;
-    /** an F(2) U of kStreamedWeightBytes or more is kept as half (halfWeightsIfStreamed): half the bytes streamed */
-    bool halfStreamed = false;
-    /** the tier's cost constants (CPUCoreFunctions::pwTransformCost...) */
-    double transformCost = 1.0, weightCost = kWeightStreamCostDefault, directMacCost = 1.0,
-           directWeightCost = kWeightStreamCostDefault;
+    /** Precision_High (U is never kept as half there: keepsHalfU) */
+    bool high = false;
+    /** the tier's table: its cost constants (pw3x3) and whether its tile takes half U */
+    const CPUCoreFunctions* funcs = nullptr;
 };
+
+/**
+ * whether F(m) keeps its transformed weights U (uBytes as float) as IEEE half: F(2) only, below
+ * Precision_High, U of kStreamedWeightBytes or more, on a tier whose tile takes half weights on every
+ * tile (CPUConvolutionPackedWinograd::halfWeightsIfStreamed says why)
+ */
+bool keepsHalfU(const CPUCoreFunctions& f, bool high, int m, double uBytes);
 
 /**
  * Memory_Normal leaves out F(4) / F(6) where their transformed weights would exceed this many bytes
