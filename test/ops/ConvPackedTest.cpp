@@ -65,6 +65,11 @@ std::vector<PcCase> cases() {
         // 1x1 stride 1 (one row over the plane), stride 2, odd channels
         {1, 24, 40, 9, 11, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE},
         {1, 17, 24, 10, 9, 1, 1, 2, 2, {0, 0, 0, 0}, 1, A::RELU},
+        // strided 1x1 (a packed input runs subsampled): stride 3 x 2 on odd extents, batch 2; an end
+        // pad whose last row and column read nothing (not subsampled); a plane of several chunks
+        {2, 20, 33, 11, 13, 1, 1, 3, 2, {0, 0, 0, 0}, 1, A::CLIP},
+        {1, 24, 17, 10, 10, 1, 1, 2, 2, {0, 0, 1, 1}, 1, A::NONE},
+        {1, 64, 48, 56, 55, 1, 1, 2, 2, {0, 0, 0, 0}, 1, A::RELU},
         // 3x3 pad 1 stride 1 / 2
         {1, 24, 17, 12, 13, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::CLIP},
         {1, 40, 24, 11, 12, 3, 3, 2, 2, {1, 1, 1, 1}, 1, A::SILU},

@@ -1,4 +1,5 @@
 #include "CPUBackend.hpp"
+#include "CPUMemory.hpp"
 #include <stdlib.h>
 #include <string.h>
 #include "core/Macro.hpp"
@@ -38,20 +39,20 @@ CPUBackend::~CPUBackend() {
     // The tensors of the plan may already be gone (their owner releases them first): only forget them.
     mPlanned.clear();
     mStatic.clear();
-    ::free(mArena);
-    ::free(mScratch);
+    cpuFree(mArena, mArenaAlloc);
+    cpuFree(mScratch, mScratchBytes);
 }
 
 bool CPUBackend::reserveScratch(size_t bytes) {
     if (bytes <= mScratchBytes && mScratch) {
         return true;
     }
-    void* p = nullptr;
-    if (::posix_memalign(&p, 64, bytes > 0 ? bytes : 64) != 0 || !p) {
+    void* p = cpuAlloc(bytes);
+    if (!p) {
         MNN_ERROR("CPU backend: cannot allocate %zu bytes of kernel scratch\n", bytes);
         return false;
     }
-    ::free(mScratch);
+    cpuFree(mScratch, mScratchBytes);
     mScratch = (uint8_t*)p;
     mScratchBytes = bytes;
     return true;
@@ -143,17 +144,19 @@ ErrorCode CPUBackend::onResizeEnd() {
     }
     int64_t need = mPlanner.peak();
     if (need > mArenaSize || (mArena == nullptr && need >= 0)) {
-        ::free(mArena);
+        cpuFree(mArena, mArenaAlloc);
         mArena = nullptr;
         mArenaSize = 0;
-        void* p = nullptr;
+        mArenaAlloc = 0;
         size_t bytes = (size_t)(need > 0 ? need : ArenaPlanner::kAlign);
-        if (::posix_memalign(&p, 64, bytes) != 0 || !p) {
+        void* p = cpuAlloc(bytes);
+        if (!p) {
             MNN_ERROR("CPU backend: cannot allocate the session arena of %lld bytes\n", (long long)need);
             return OUT_OF_MEMORY;
         }
         mArena = (uint8_t*)p;
         mArenaSize = need;
+        mArenaAlloc = bytes;
     }
     for (auto& p : mPlanned) {
         p.first->buffer().host = mArena + p.second;

@@ -100,6 +100,7 @@ private:
     std::map<Tensor*, int64_t> mPlanned;  // DYNAMIC tensors of the current plan -> offset
     uint8_t* mArena = nullptr;
     int64_t mArenaSize = 0;
+    size_t mArenaAlloc = 0;              // bytes given to cpuAlloc for mArena
     std::map<Tensor*, int64_t> mStatic;  // STATIC tensors -> bytes
     size_t mStaticBytes = 0;
 };

@@ -121,15 +121,15 @@ bool ParamBytes::changed(const std::vector<Tensor*>& inputs) {
     return differs;
 }
 
-bool halfWeights(const std::vector<float>& w, std::vector<uint16_t>* h) {
+bool halfWeights(const float* w, size_t n, LargeVector<uint16_t>* h) {
     h->clear();
-    for (float v : w) {
-        if (!(std::fabs(v) <= 65504.0f)) {
+    for (size_t i = 0; i < n; ++i) {
+        if (!(std::fabs(w[i]) <= 65504.0f)) {
             return false;
         }
     }
-    h->resize(w.size());
-    for (size_t i = 0; i < w.size(); ++i) {
+    h->resize(n);
+    for (size_t i = 0; i < n; ++i) {
         (*h)[i] = TensorUtils::floatToFp16(w[i]);
     }
     return true;

@@ -9,6 +9,7 @@
 #include "core/Registry.hpp"
 #include "core/TensorUtils.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/CPUMemory.hpp"
 #include "shape/WindowGeometry.hpp"
 
 namespace MNN {
@@ -25,7 +26,7 @@ GemmPost gemmPostFor(const ConvAttrs& attrs);
  * packed weights as IEEE half (PackedConvTile::wHalf), round to nearest; false (h empty) when a
  * weight is outside the half range or NaN: the caller keeps the float weights
  */
-bool halfWeights(const std::vector<float>& w, std::vector<uint16_t>* h);
+bool halfWeights(const float* w, size_t n, LargeVector<uint16_t>* h);
 
 /** element strides of `in` (right-aligned) as seen from an output of shape `out`; 0 where broadcast */
 std::vector<int64_t> broadcastStrides(const std::vector<int>& in, const std::vector<int>& out);

@@ -128,8 +128,8 @@ public:
         if (!keepsHalfU(*mFuncs, high, mM, (double)mU.size() * sizeof(float))) {
             return;
         }
-        if (CPUUtils::halfWeights(mU, &mUHalf)) {
-            std::vector<float>().swap(mU);
+        if (CPUUtils::halfWeights(mU.data(), mU.size(), &mUHalf)) {
+            LargeVector<float>().swap(mU);
             snprintf(mAlgo, sizeof(mAlgo), "packed-winograd-f16 F(%d,3) %s %s", mM, mFuncs->pwinoName,
                      mFuncs->packedConvName);
         }
@@ -253,8 +253,9 @@ private:
     char mAlgo[96];
     // weights
     int mAlpha = 0, mInC = 0, mOutC = 0, mCiB = 0, mCoB = 0;
-    std::vector<float> mAt, mBt, mU, mBias, mZeroBias;
-    std::vector<uint16_t> mUHalf;  // U as IEEE half (halfWeightsIfStreamed; mU is then empty)
+    std::vector<float> mAt, mBt, mBias, mZeroBias;
+    LargeVector<float> mU;
+    LargeVector<uint16_t> mUHalf;  // U as IEEE half (halfWeightsIfStreamed; mU is then empty)
     int64_t mUeStride = 0;
     // plan
     int mBatch = 0, mIh = 0, mIw = 0, mOh = 0, mOw = 0, mPadTop = 0, mPadLeft = 0;

@@ -131,7 +131,7 @@ public:
             mPackedA.assign((size_t)gemmPackedASize(*mFuncs, mN, mK), 0.0f);
             gemmPackA(*mFuncs, wt.data(), mK, mN, mK, mPackedA.data());
         } else {
-            std::vector<float>().swap(mPackedA);
+            LargeVector<float>().swap(mPackedA);
         }
         mBias.assign((size_t)((mN + mFuncs->mr - 1) / mFuncs->mr * mFuncs->mr), 0.0f);
         if (mAttrs.gemm && inputs.size() > 2 && inputs[2]) {
@@ -144,13 +144,13 @@ public:
         }
         const size_t packB = (size_t)gemmPackedBSize(*mFuncs, mM, mK);
         size_t yt = mM == 1 ? 0 : (size_t)mN * mM;
-        std::vector<uint16_t>().swap(mGemvH);
+        LargeVector<uint16_t>().swap(mGemvH);
         if (mM < kGemvRows && mK > 0) {
             packGemvWeights();
             yt = (size_t)mBlocks * 16 * mM;
             halfGemvWeights();
         } else {
-            std::vector<float>().swap(mGemvW);
+            LargeVector<float>().swap(mGemvW);
         }
         std::vector<float>().swap(mWt);
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (packB + yt + 16))) {
@@ -267,10 +267,10 @@ private:
         if (high || mFuncs->pcHalfMaxP < mM) {
             return;
         }
-        if (!CPUUtils::halfWeights(mGemvW, &mGemvH)) {
+        if (!CPUUtils::halfWeights(mGemvW.data(), mGemvW.size(), &mGemvH)) {
             return;
         }
-        std::vector<float>().swap(mGemvW);
+        LargeVector<float>().swap(mGemvW);
     }
 
     LinearAttrs mAttrs;
@@ -278,8 +278,9 @@ private:
     ThreadPool* mPool = nullptr;
     const CPUCoreFunctions* mFuncs = nullptr;
     int mM = 0, mN = 0, mK = 0, mBlocks = 0;
-    std::vector<float> mPackedA, mBias, mWt, mGemvW, mGemvBias;
-    std::vector<uint16_t> mGemvH;
+    std::vector<float> mBias, mWt, mGemvBias;
+    LargeVector<float> mPackedA, mGemvW;
+    LargeVector<uint16_t> mGemvH;
     std::vector<int64_t> mGemvOff;
     char mAlgo[64];
 };

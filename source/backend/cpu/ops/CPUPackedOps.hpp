@@ -5,6 +5,7 @@
 
 #include <vector>
 #include "core/Backend.hpp"
+#include "backend/cpu/CPUMemory.hpp"
 #include "shape/WindowGeometry.hpp"
 
 namespace MNN {
@@ -78,7 +79,7 @@ struct GemmPost;
  * Q = min(pcQMax, blocks left) output blocks starting at block qb0 (qb0 * wPerBlock floats in, wPerBlock
  * = ceil(C / 16) * taps * 256): [kb][tap][i < 16][q < Q][l < 16], zero past M and C.
  */
-void packConvWeights(const CPUCoreFunctions& f, const float* w, int m, int c, int taps, std::vector<float>* out);
+void packConvWeights(const CPUCoreFunctions& f, const float* w, int m, int c, int taps, LargeVector<float>* out);
 
 /** what the dwpack / poolpack row kernels need of one output plane */
 struct DwPlaneGeom {

@@ -369,7 +369,8 @@ private:
     DwPlaneGeom mGeom{};
     bool mInPacked = false, mOutPacked = false;
     int64_t mInScratch = 0, mOutScratch = 0;
-    std::vector<float> mW1, mB1, mW2, mB2;
+    LargeVector<float> mW1;
+    std::vector<float> mB1, mW2, mB2;
     char mAlgo[96];
 };
 
