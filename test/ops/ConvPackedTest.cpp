@@ -81,6 +81,12 @@ std::vector<PcCase> cases() {
         {1, 3, 16, 7, 9, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::RELU},  // RGB stem, 63 positions (NHWC tail)
         {1, 1, 8, 9, 7, 3, 3, 2, 2, {1, 0, 0, 1}, 1, A::NONE},
         {1, 4, 20, 11, 13, 5, 5, 1, 1, {2, 1, 3, 2}, 2, A::CLIP},
+        // NHWC stems folded by kernel rows (kw * C lanes per tap): 28 lanes (two K blocks) with
+        // asymmetric pads and unread right columns, a 1x5 row kernel, a left pad wider than the
+        // window on 2 channels with stride 3 x 1
+        {1, 4, 24, 12, 11, 7, 7, 2, 2, {3, 2, 1, 0}, 1, A::RELU},
+        {1, 3, 17, 9, 10, 1, 5, 1, 2, {0, 2, 0, 2}, 1, A::NONE},
+        {2, 2, 16, 6, 13, 3, 5, 3, 1, {1, 6, 0, 0}, 1, A::CLIP},
         {1, 17, 40, 9, 10, 5, 5, 1, 1, {2, 2, 2, 2}, 1, A::HARD_SWISH},
         // 1x7 / 7x1 with asymmetric pads
         {1, 16, 16, 8, 11, 1, 7, 1, 1, {0, 3, 0, 2}, 1, A::NONE},

@@ -105,6 +105,28 @@ struct SubsampleJob {
     }
 };
 
+/** toNhwc for any C (1, 3 and 4 specialised) */
+inline void toNhwcAny(int channels, const float* s, float* d, int64_t plane, int64_t p0, int64_t p1) {
+    switch (channels) {
+        case 1:
+            toNhwc<1>(s, d, plane, p0, p1);
+            return;
+        case 3:
+            toNhwc3(s, d, plane, p0, p1);  // RGB stems
+            return;
+        case 4:
+            toNhwc<4>(s, d, plane, p0, p1);
+            return;
+        default:
+            break;
+    }
+    for (int64_t p = p0; p < p1; ++p) {
+        for (int c = 0; c < channels; ++c) {
+            d[p * channels + c] = s[c * plane + p];
+        }
+    }
+}
+
 struct NhwcJob {
     const float* src;
     float* dst;
@@ -114,25 +136,37 @@ struct NhwcJob {
     void operator()(int i) const {
         const int64_t n = i / tasksPerImage, p0 = (i % tasksPerImage) * rows;
         const int64_t p1 = std::min(plane, p0 + rows);
-        const float* s = src + n * channels * plane;
-        float* d = dst + n * channels * plane;
-        switch (channels) {
-            case 1:
-                toNhwc<1>(s, d, plane, p0, p1);
-                return;
-            case 3:
-                toNhwc3(s, d, plane, p0, p1);  // RGB stems
-                return;
-            case 4:
-                toNhwc<4>(s, d, plane, p0, p1);
-                return;
-            default:
-                break;
-        }
-        for (int64_t p = p0; p < p1; ++p) {
-            for (int c = 0; c < channels; ++c) {
-                d[p * channels + c] = s[c * plane + p];
+        toNhwcAny(channels, src + n * channels * plane, dst + n * channels * plane, plane, p0, p1);
+    }
+};
+
+/**
+ * A plain input as NHWC inside a zero border (a row-folded stem, see mFold): padded row r, column
+ * j = input (r - pt, j - pl) or 0; rows [task * rowsPerTask, ...) of one image per task
+ */
+struct PaddedNhwcJob {
+    const float* src;
+    float* dst;
+    int channels, ih, iw, pt, pl, hp, wp;  // the input, its top / left pad, the padded extents
+    int rowsPerTask, tasksPerImage;
+    void operator()(int i) const {
+        const int n = i / tasksPerImage, r0 = (i % tasksPerImage) * rowsPerTask;
+        const int r1 = std::min(hp, r0 + rowsPerTask);
+        const int64_t plane = (int64_t)ih * iw, rowFloats = (int64_t)wp * channels;
+        const float* s = src + (int64_t)n * channels * plane;
+        // input columns [j0, j1) land at padded columns [pl + j0, pl + j1) inside [0, wp)
+        const int j0 = std::max(0, -pl), j1 = std::min(iw, wp - pl);
+        for (int r = r0; r < r1; ++r) {
+            float* d = dst + ((int64_t)n * hp + r) * rowFloats;
+            const int iy = r - pt;
+            if (iy < 0 || iy >= ih || j1 <= j0) {
+                memset(d, 0, sizeof(float) * rowFloats);
+                continue;
             }
+            const int64_t left = (int64_t)(pl + j0) * channels, right = (int64_t)(pl + j1) * channels;
+            memset(d, 0, sizeof(float) * left);
+            toNhwcAny(channels, s + (int64_t)iy * iw + j0, d + left, plane, 0, j1 - j0);
+            memset(d + right, 0, sizeof(float) * (rowFloats - right));
         }
     }
 };
@@ -352,6 +386,35 @@ public:
         // floats per input position: 16 lanes of a block, or C for a plain input of one block (NHWC)
         mXLanes = (!mInPacked && mInChannels < kCpuPack) ? mInChannels : kCpuPack;
         mBatch = inputs[0]->length(0);
+        // An NHWC stem folds each kernel row into the K dimension: the kw * C floats a window row
+        // reads are contiguous in a zero-bordered NHWC copy, so a tap is a kernel row (kh taps of
+        // kw * C lanes, packed densely: 7x7 on RGB is 7 taps of 21 lanes instead of 49 of 3 whose
+        // weights, 3 of every 16 rows, alias in L1) and no output position has a partial window
+        mFold = !mInPacked && mXLanes < kCpuPack && !mScaleInput && g.kernel[1] > 1 && g.dilations[1] == 1;
+        mKLanes = mInChannels;
+        if (mFold) {
+            mFoldSrc[0] = g.input[0];
+            mFoldSrc[1] = g.input[1];
+            mFoldPad[0] = g.padBegin[0];
+            mFoldPad[1] = g.padBegin[1];
+            mKLanes = g.kernel[1] * mInChannels;
+            // the rows and columns the windows span, from the first window's top-left corner
+            const int64_t hp = (int64_t)(g.output[0] - 1) * g.strides[0] + (int64_t)(g.kernel[0] - 1) * g.dilations[0] + 1;
+            const int64_t wp = (int64_t)(g.output[1] - 1) * g.strides[1] + g.kernel[1];
+            if (hp > 1000000 || wp > 1000000) {
+                MNN_ERROR("Convolution %s: padded input %lldx%lld too large\n",
+                          TensorUtils::describe(outputs[0])->name.c_str(), (long long)hp, (long long)wp);
+                return INVALID_VALUE;
+            }
+            mGeom.input = {(int)hp, (int)wp};
+            mGeom.kernel = {g.kernel[0], 1};
+            mGeom.dilations = {g.dilations[0], 1};
+            mGeom.padBegin = {0, 0};
+            mGeom.padEnd = {0, 0};
+        }
+        if (mFold != mWeightsFolded) {
+            packWeights(*mFuncs, inputs[1], hasBias ? inputs[2] : nullptr, mFold);
+        }
         const int ih = mGeom.input[0], iw = mGeom.input[1], oh = mGeom.output[0], ow = mGeom.output[1];
         const int kh = mGeom.kernel[0], kw = mGeom.kernel[1];
         const double inPlane = (double)ih * iw, outPlane = (double)oh * ow;
@@ -443,7 +506,17 @@ public:
         const int64_t outPlane = (int64_t)mGeom.output[0] * mGeom.output[1];
         float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
         const float* x = inputs[0]->host<float>();
-        if (!mInPacked && mXLanes < kCpuPack) {
+        if (mFold) {
+            const int hp = mGeom.input[0], wp = mGeom.input[1];
+            const int perImage = std::min(hp, mPool ? 4 * mPool->threads() : 1);
+            const int rowsPerTask = (hp + perImage - 1) / perImage;
+            PaddedNhwcJob pad{x,           scratch,     mInChannels, mFoldSrc[0], mFoldSrc[1],
+                              mFoldPad[0], mFoldPad[1], hp,          wp,          rowsPerTask,
+                              (hp + rowsPerTask - 1) / rowsPerTask};
+            parallelFor(mPool, mBatch * pad.tasksPerImage, pad);
+            x = scratch;
+            scratch += mBatch * mInImage;
+        } else if (!mInPacked && mXLanes < kCpuPack) {
             const int perImage = mPool ? 4 * mPool->threads() : 1;
             const int64_t rows = (inPlane + perImage - 1) / perImage;
             NhwcJob nhwc{x, scratch, mInChannels, inPlane, rows, (inPlane + rows - 1) / rows};
@@ -500,7 +573,8 @@ public:
         job.wHalf = mWeightsHalf.empty() ? nullptr : mWeightsHalf.data();
         // weights beyond L2 stream from L3 / memory: the tile kernel prefetches them
         job.prefetch = mWeightBytes >= kPrefetchWeightBytes ? 1 : 0;
-        job.wPerBlock = (int64_t)inBlocks * mTapsAll * kCpuPack * kCpuPack;
+        const int kBlocks = packedBlocks(mKLanes);  // inBlocks, or a folded stem's kw * C lanes
+        job.wPerBlock = (int64_t)kBlocks * mTapsAll * kCpuPack * kCpuPack;
         job.bias = mBias.data();
         job.qMax = mFuncs->pcQMax;
         job.outBlocks = outBlocks;
@@ -512,13 +586,13 @@ public:
         job.total = (int64_t)mBatch * job.groups * mChunks * mChunkTiles;
         job.xImage = mInImage;
         job.yImage = mOutImage;
-        job.xBlockStride = inPlane * mXLanes;
+        job.xBlockStride = mFold ? kCpuPack : inPlane * mXLanes;  // folded: K lanes are contiguous
         job.yBlockStride = outPlane * kCpuPack;
         job.xRowStride = mXRowStride;
         job.xColStride = mXColStride;
         job.ow = mGeom.output[1];
-        job.kBlocks = inBlocks;
-        job.kLast = mInChannels - (inBlocks - 1) * kCpuPack;
+        job.kBlocks = kBlocks;
+        job.kLast = mKLanes - (kBlocks - 1) * kCpuPack;
         job.tapsAll = mTapsAll;
         job.post = mPost.act ? &mPost : nullptr;
         if (mResidual) {
@@ -538,12 +612,34 @@ public:
 
 private:
     /** weights packed for the tile (packConvWeights), bias [outBlocks][16] zero past M */
-    void packWeights(const CPUCoreFunctions& f, const Tensor* weight, const Tensor* bias) {
+    /** fold: kernel rows as taps, (kx, c) pairs as the K lanes f = kx * C + c (see mFold) */
+    void packWeights(const CPUCoreFunctions& f, const Tensor* weight, const Tensor* bias, bool fold = false) {
         mFuncs = &f;
         mOutChannels = weight->length(0);
         mInChannels = weight->length(1);
-        mTapsAll = weight->length(2) * weight->length(3);
-        packConvWeights(f, weight->host<float>(), mOutChannels, mInChannels, mTapsAll, &mWeights);
+        const int kh = weight->length(2), kw = weight->length(3);
+        mWeightsFolded = fold;
+        if (fold) {
+            // W[m][c][ky][kx] -> Wf[m][kx * C + c][ky], packed as kw * C channels of kh taps
+            const int lanes = kw * mInChannels;
+            const float* w = weight->host<float>();
+            std::vector<float> wf((size_t)mOutChannels * lanes * kh);
+            for (int m = 0; m < mOutChannels; ++m) {
+                for (int c = 0; c < mInChannels; ++c) {
+                    for (int ky = 0; ky < kh; ++ky) {
+                        for (int kx = 0; kx < kw; ++kx) {
+                            wf[((size_t)m * lanes + kx * mInChannels + c) * kh + ky] =
+                                w[(((size_t)m * mInChannels + c) * kh + ky) * kw + kx];
+                        }
+                    }
+                }
+            }
+            mTapsAll = kh;
+            packConvWeights(f, wf.data(), mOutChannels, lanes, kh, &mWeights);
+        } else {
+            mTapsAll = kh * kw;
+            packConvWeights(f, weight->host<float>(), mOutChannels, mInChannels, mTapsAll, &mWeights);
+        }
         mWeightBytes = mWeights.size() * sizeof(float);
         mBias.assign((size_t)packedBlocks(mOutChannels) * kCpuPack, 0.0f);
         if (bias) {
@@ -700,6 +796,9 @@ private:
     const CPUCoreFunctions* mFuncs = nullptr;
     WindowGeometry mGeom;  // with mSubsample: of the convolution on the subsampled input
     bool mSubsample = false;
+    bool mFold = false, mWeightsFolded = false;  // a row-folded NHWC stem; the weights packed so
+    int mFoldSrc[2] = {0, 0}, mFoldPad[2] = {0, 0};  // its input extents and top / left pads
+    int mKLanes = 0;  // lanes along K: the input channels, or kw * C folded
     int mSubInput[2] = {0, 0}, mSubStride[2] = {1, 1};  // the input's extents and strides before it
     int mInChannels = 0, mOutChannels = 0, mTapsAll = 1, mBatch = 0, mTasks = 1;
     bool mInPacked = true, mOutPacked = true;
