@@ -9,6 +9,7 @@
 #include <string>
 #include "NNTestUtils.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/WinogradConstTables.hpp"
 #include "backend/cpu/WinogradMatrices.hpp"
 #include "core/SessionIntrospect.hpp"
 
@@ -160,6 +161,23 @@ TEST(Winograd, GeneratedMatricesComputeCorrelation) {
     }
     EXPECT_FALSE(makeWinogradMatrices(0, 3, &w));
     EXPECT_FALSE(makeWinogradMatrices(11, 3, &w));
+}
+
+// the packed transform kernels' compile-time B^T / A^T for F(2,3), F(4,3), F(6,3) are the generator's
+TEST(Winograd, CompileTimeTablesEqualTheGeneratedMatrices) {
+    const wino::Tables* tables[] = {&wino::ConstTables<4>::value, &wino::ConstTables<6>::value,
+                                    &wino::ConstTables<8>::value};
+    for (int k = 0; k < 3; ++k) {
+        const int alpha = 4 + 2 * k, m = alpha - 2;
+        WinogradMatrices w;
+        ASSERT_TRUE(makeWinogradMatrices(m, 3, &w));
+        for (int i = 0; i < alpha * alpha; ++i) {
+            EXPECT_EQ((float)w.bt[i], tables[k]->bt[i]) << "B^T of F(" << m << ",3), entry " << i;
+        }
+        for (int i = 0; i < m * alpha; ++i) {
+            EXPECT_EQ((float)w.at[i], tables[k]->at[i]) << "A^T of F(" << m << ",3), entry " << i;
+        }
+    }
 }
 
 TEST(Winograd, EveryTileSizeMatchesReferenceOnEveryTierAndThreadCount) {

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "CPUCoreFunctions.hpp"
+#include "WinogradConstTables.hpp"
 
 #define MNN_PWG_VEC_BYTES 16
 namespace {

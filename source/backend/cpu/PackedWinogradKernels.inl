@@ -1,8 +1,11 @@
 // Winograd input / output transforms on the packed layout NC16HW16, written once with GCC/Clang
 // vector extensions and compiled once per ISA tier: the including file defines MNN_PWG_VEC_BYTES
 // (16 / 32 / 64) and includes this inside its own anonymous namespace, after <string.h>,
-// <stdint.h> and CPUCoreFunctions.hpp. A "value" of the transforms is one position's 16 channels,
-// handled as 16 / kPwLanes native vectors; zero entries of the (generated) matrices are skipped.
+// <stdint.h>, CPUCoreFunctions.hpp and WinogradConstTables.hpp. A "value" of the transforms is one
+// position's 16 channels, handled as 16 / kPwLanes native vectors; zero entries of the (generated)
+// matrices are skipped. F(2,3), F(4,3) and F(6,3) take their matrices as compile-time constants
+// (their zero / +1 / -1 entries fold away; the generic path tested each coefficient per tile, and
+// the transforms of a 32 -> 64-channel layer took twice the time of its products).
 
 typedef float PwVec __attribute__((vector_size(MNN_PWG_VEC_BYTES)));
 constexpr int kPwLanes = MNN_PWG_VEC_BYTES / 4;
@@ -21,10 +24,69 @@ static inline PwVec pwSplat(float s) {
     return v + s;
 }
 
+/**
+ * sum_k c[k] x[k] over N terms with compile-time coefficients (after unrolling, c[k] are constants):
+ * zero terms vanish, +1 / -1 terms are adds / subtracts, the first term starts the sum
+ */
+template <int N>
+static inline __attribute__((always_inline)) PwVec pwDot(const float* c, const PwVec* x, int xStride) {
+    PwVec acc = {};
+    bool any = false;
+#pragma GCC unroll 8
+    for (int k = 0; k < N; ++k) {
+        const float ck = c[k];
+        const PwVec xk = x[k * xStride];
+        if (ck == 1.0f) {
+            acc = any ? acc + xk : xk;
+        } else if (ck == -1.0f) {
+            acc = any ? acc - xk : -xk;
+        } else if (ck != 0.0f) {
+            acc = any ? acc + ck * xk : ck * xk;
+        }
+        any = any || ck != 0.0f;
+    }
+    return acc;
+}
+
+// pwInputTile for alpha = ALPHA of F(ALPHA - 2, 3), with the compile-time B^T of WinogradConstTables.hpp
+template <int ALPHA>
+static inline void pwInputTileC(const float* src, int64_t rowStride, float* v, int64_t eStride) {
+    constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA>::value;
+#pragma GCC unroll 4
+    for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
+        PwVec t[ALPHA * ALPHA];  // t[a][s] = sum_r bt[a][r] d[r][s]
+#pragma GCC unroll 8
+        for (int s = 0; s < ALPHA; ++s) {
+            PwVec d[ALPHA];
+#pragma GCC unroll 8
+            for (int r = 0; r < ALPHA; ++r) {
+                d[r] = pwLoad(src + r * rowStride + s * 16 + l0);
+            }
+#pragma GCC unroll 8
+            for (int a = 0; a < ALPHA; ++a) {
+                t[a * ALPHA + s] = pwDot<ALPHA>(T.bt + a * ALPHA, d, 1);
+            }
+        }
+        // v[a][b] = sum_s t[a][s] bt[b][s]
+#pragma GCC unroll 8
+        for (int a = 0; a < ALPHA; ++a) {
+#pragma GCC unroll 8
+            for (int b = 0; b < ALPHA; ++b) {
+                pwStore(v + (a * ALPHA + b) * eStride + l0, pwDot<ALPHA>(T.bt + b * ALPHA, t + a * ALPHA, 1));
+            }
+        }
+    }
+}
+
 // v + e * eStride (e = a * alpha + b) = (B^T d B)[a][b] over 16 lanes, d[r][s] = src[r * rowStride + s * 16]
 template <int ALPHA>
 static inline void pwInputTile(const float* src, int64_t rowStride, const float* bt, int alphaIn, float* v,
                                int64_t eStride) {
+    if (ALPHA == 4 || ALPHA == 6 || ALPHA == 8) {
+        // bt is the generated B^T of F(ALPHA - 2, 3), equal to the compile-time one (tested)
+        pwInputTileC<(ALPHA == 4 || ALPHA == 6 || ALPHA == 8) ? ALPHA : 4>(src, rowStride, v, eStride);
+        return;
+    }
     const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
     for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
         PwVec t[kPwMaxAlpha * kPwMaxAlpha];
@@ -89,12 +151,86 @@ static void pwInputT(const float* x, int ih, int iw, int iy0, int ix0, int m, in
     }
 }
 
+// pwOutputT for F(ALPHA - 2, 3) with the compile-time A^T of WinogradConstTables.hpp
+template <int ALPHA>
+static void pwOutputC(const float* o, int64_t eStride, int nx, const float* bias, float* y, int64_t yRowStride,
+                      int rows, int cols, const MNN::GemmPost* post) {
+    constexpr int M = ALPHA - 2;
+    constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA>::value;
+    const int act = post ? post->act : 0;
+    const PwVec zero = {};
+    const PwVec lo = pwSplat(post ? post->lo : 0.0f), hi = pwSplat(post ? post->hi : 0.0f);
+    const int hy = rows < M ? rows : M;
+    for (int j = 0; j < nx; ++j) {
+        const float* oj = o + j * 16;
+        const int hx = cols - j * M < M ? cols - j * M : M;
+        float* yj = y + (int64_t)j * M * 16;
+#pragma GCC unroll 4
+        for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
+            PwVec t[ALPHA * M];  // t[u][b] = sum_w o[u][w] at[b][w]
+#pragma GCC unroll 8
+            for (int u = 0; u < ALPHA; ++u) {
+                PwVec ou[ALPHA];
+#pragma GCC unroll 8
+                for (int w = 0; w < ALPHA; ++w) {
+                    ou[w] = pwLoad(oj + (u * ALPHA + w) * eStride + l0);
+                }
+#pragma GCC unroll 8
+                for (int b = 0; b < M; ++b) {
+                    t[u * M + b] = pwDot<ALPHA>(T.at + b * ALPHA, ou, 1);
+                }
+            }
+            const PwVec bv = pwLoad(bias + l0);
+            PwVec r[M * M];  // r[a][b] = bias + sum_u at[a][u] t[u][b]
+#pragma GCC unroll 8
+            for (int a = 0; a < M; ++a) {
+#pragma GCC unroll 8
+                for (int b = 0; b < M; ++b) {
+                    PwVec acc = bv + pwDot<ALPHA>(T.at + a * ALPHA, t + b, M);
+                    if (act == 1) {
+                        acc = acc > zero ? acc : zero;
+                    } else if (act == 2) {
+                        acc = acc < lo ? lo : acc;
+                        acc = acc > hi ? hi : acc;
+                    }
+                    r[a * M + b] = acc;
+                }
+            }
+            if (hy == M && hx == M) {
+#pragma GCC unroll 8
+                for (int a = 0; a < M; ++a) {
+#pragma GCC unroll 8
+                    for (int b = 0; b < M; ++b) {
+                        pwStore(yj + a * yRowStride + b * 16 + l0, r[a * M + b]);
+                    }
+                }
+            } else {
+                for (int a = 0; a < hy; ++a) {
+                    for (int b = 0; b < hx; ++b) {
+                        pwStore(yj + a * yRowStride + b * 16 + l0, r[a * M + b]);
+                    }
+                }
+            }
+        }
+    }
+    if (act == 3) {
+        for (int a = 0; a < hy; ++a) {
+            post->unary(post->unaryOp, y + a * yRowStride, y + a * yRowStride, (int64_t)cols * 16, post->lo, post->hi);
+        }
+    }
+}
+
 // nx tiles of one tile row and one output block: tile j's GEMM results (alpha^2 values of 16 lanes)
 // at o + j * 16 + e * eStride; y[a][j * m + b] = bias + (A^T o A)[a][b], then post, for a < rows
 // and j * m + b < cols (y: row stride yRowStride, positions of 16 floats)
 template <int ALPHA, int M>
 static void pwOutputT(const float* o, int64_t eStride, const float* at, int alphaIn, int mIn, int nx,
                       const float* bias, float* y, int64_t yRowStride, int rows, int cols, const MNN::GemmPost* post) {
+    if ((ALPHA == 4 || ALPHA == 6 || ALPHA == 8) && M == ALPHA - 2) {
+        // at is the generated A^T of F(ALPHA - 2, 3), equal to the compile-time one (tested)
+        constexpr int A = (ALPHA == 4 || ALPHA == 6 || ALPHA == 8) && M == ALPHA - 2 ? ALPHA : 4;
+        return pwOutputC<A>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
+    }
     const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
     const int m = M > 0 ? M : mIn;
     const int act = post ? post->act : 0;

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/WinogradConstTables.hpp"
 
 #define MNN_PWG_VEC_BYTES 64
 namespace {

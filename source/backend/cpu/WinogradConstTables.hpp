@@ -1,0 +1,129 @@
+// The F(alpha - 2, 3) transform matrices B^T (alpha x alpha) and A^T ((alpha - 2) x alpha) as
+// compile-time constants for alpha 4, 6 and 8: the same construction as makeWinogradMatrices
+// (WinogradMatrices.hpp: the points 0, 1, -1, 2, -2, 1/2, -1/2 and infinity, B^T = V^-T with row j
+// scaled by f_j, entries within 1e-9 of a multiple of 1/1024 snapped to it) evaluated by the
+// compiler, so that the packed transform kernels fold their zero, +1 and -1 entries away instead
+// of testing each coefficient per tile. WinogradPacked tests check them against the generator.
+#ifndef MNN_CPU_WINOGRADCONSTTABLES_HPP
+#define MNN_CPU_WINOGRADCONSTTABLES_HPP
+
+namespace MNN {
+namespace wino {
+
+constexpr int kMaxAlpha = 8;
+
+constexpr double point(int j) {
+    constexpr double kPoints[] = {0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5};
+    return kPoints[j];
+}
+
+constexpr double absd(double v) {
+    return v < 0 ? -v : v;
+}
+
+/** nearest integer, ties to even (nearbyint in the default rounding mode), |v| < 2^52 */
+constexpr double roundEven(double v) {
+    const double s = v < 0 ? -1.0 : 1.0;
+    const double a = absd(v);
+    const double fl = (double)(long long)a;
+    const double diff = a - fl;
+    double r = fl;
+    if (diff > 0.5 || (diff == 0.5 && ((long long)fl % 2) != 0)) {
+        r = fl + 1.0;
+    }
+    return s * r;
+}
+
+struct Tables {
+    float bt[kMaxAlpha * kMaxAlpha] = {};  // alpha x alpha
+    float at[kMaxAlpha * kMaxAlpha] = {};  // m x alpha
+};
+
+constexpr Tables makeTables(int alpha) {
+    const int n = alpha - 1, m = alpha - 2;
+    double v[kMaxAlpha * kMaxAlpha] = {};
+    double inv[kMaxAlpha * kMaxAlpha] = {};
+    for (int j = 0; j < n; ++j) {
+        double p = 1.0;
+        for (int i = 0; i < alpha; ++i, p *= point(j)) {
+            v[j * alpha + i] = p;
+        }
+    }
+    v[n * alpha + alpha - 1] = 1.0;
+    for (int i = 0; i < alpha; ++i) {
+        inv[i * alpha + i] = 1.0;
+    }
+    // Gauss-Jordan with partial pivoting, as in WinogradMatrices.cpp
+    for (int col = 0; col < alpha; ++col) {
+        int pivot = col;
+        for (int i = col + 1; i < alpha; ++i) {
+            if (absd(v[i * alpha + col]) > absd(v[pivot * alpha + col])) {
+                pivot = i;
+            }
+        }
+        for (int k = 0; k < alpha; ++k) {
+            double t = v[col * alpha + k];
+            v[col * alpha + k] = v[pivot * alpha + k];
+            v[pivot * alpha + k] = t;
+            t = inv[col * alpha + k];
+            inv[col * alpha + k] = inv[pivot * alpha + k];
+            inv[pivot * alpha + k] = t;
+        }
+        const double p = v[col * alpha + col];
+        for (int k = 0; k < alpha; ++k) {
+            v[col * alpha + k] /= p;
+            inv[col * alpha + k] /= p;
+        }
+        for (int i = 0; i < alpha; ++i) {
+            const double f = v[i * alpha + col];
+            if (i == col || f == 0.0) {
+                continue;
+            }
+            for (int k = 0; k < alpha; ++k) {
+                v[i * alpha + k] -= f * v[col * alpha + k];
+                inv[i * alpha + k] -= f * inv[col * alpha + k];
+            }
+        }
+    }
+    double f[kMaxAlpha] = {};
+    for (int j = 0; j < alpha; ++j) {
+        f[j] = 1.0;
+    }
+    for (int j = 0; j < n; ++j) {
+        for (int l = 0; l < n; ++l) {
+            if (l != j) {
+                f[j] *= point(j) - point(l);
+            }
+        }
+    }
+    Tables t;
+    for (int j = 0; j < alpha; ++j) {
+        for (int i = 0; i < alpha; ++i) {
+            const double e = inv[i * alpha + j] * f[j];
+            const double rounded = roundEven(e * 1024.0) / 1024.0;
+            t.bt[j * alpha + i] = (float)(absd(e - rounded) < 1e-9 ? rounded : e);
+        }
+    }
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+            double p = 1.0;
+            for (int k = 0; k < i; ++k) {
+                p *= point(j);
+            }
+            t.at[i * alpha + j] = (float)p;
+        }
+        t.at[i * alpha + n] = i == m - 1 ? 1.0f : 0.0f;
+    }
+    return t;
+}
+
+template <int ALPHA>
+struct ConstTables {
+    static constexpr Tables value = makeTables(ALPHA);
+};
+template <int ALPHA>
+constexpr Tables ConstTables<ALPHA>::value;
+
+}  // namespace wino
+}  // namespace MNN
+#endif
