@@ -23,6 +23,7 @@ struct Case {
     int n, cin, cout, h, w;
     std::vector<int> pads;  // top, left, bottom, right
     Schema::FusedActivation act;
+    int k = 3;  // the window: 3x3 or 5x5
 };
 
 constexpr int kX = 8;  // channels of x in chains that start with the 1x1
@@ -34,7 +35,7 @@ std::vector<uint8_t> buildModel(const Case& c) {
     if (pre) {
         addConv(mb, "c1", "x", "a", kX, c.cin, 1, 1, 1, 0, 1, 11);
     }
-    auto op = addConv(mb, "c2", pre ? "a" : "x", "b", c.cin, c.cout, 3, 3, 1, 0, 1, 21, c.act);
+    auto op = addConv(mb, "c2", pre ? "a" : "x", "b", c.cin, c.cout, c.k, c.k, 1, 0, 1, 21, c.act);
     op->param.AsConvParam()->pads = {c.pads[0], c.pads[1], c.pads[2], c.pads[3]};
     if (c.chain != Chain::PLAIN_OUT) {
         addConv(mb, "c3", "b", "y", c.cout, 8, 1, 1, 1, 0, 1, 31);
@@ -122,9 +123,10 @@ double maxAbs(const std::vector<float>& v) {
 
 // WinogradTest's tolerance per m on b (scaled by the input's magnitude), and a relative bound on y
 ::testing::AssertionResult close(const PwRun& r, const PwRun& ref, const Case& c, int m) {
-    const double scale = m == 2 ? 1.0 : m == 4 ? 4.0 : 16.0;
+    const int alpha = m + c.k - 1;  // the tolerance grows with the transform's size
+    const double scale = alpha == 4 ? 1.0 : alpha == 6 ? 4.0 : 16.0;
     const double in = std::max(1.0, maxAbs(c.chain == Chain::PLAIN_IN ? std::vector<float>() : ref.a));
-    const int k = c.cin * 9;
+    const int k = c.cin * c.k * c.k;
     if (r.b.size() != ref.b.size() || r.y.size() != ref.y.size()) {
         return ::testing::AssertionFailure() << "sizes differ";
     }
@@ -238,6 +240,64 @@ TEST(WinogradPacked, ChunksAndOutputBlockGroupsMatchReference) {
         }
         cpuSetTierOverride(-1);
     }
+}
+
+TEST(WinogradPacked, FiveByFiveWindowsMatchReference) {
+    // F(2,5) and F(4,5) (alpha 6 and 8; F(6,5) would need alpha 10: the direct kernel runs), forced
+    // and chosen (Precision_Normal; Precision_High keeps 5x5 windows direct), on every tier
+    using A = Schema::FusedActivation;
+    const std::vector<Case> all = {
+        {Chain::PACKED_BOTH, 2, 17, 24, 11, 9, {2, 2, 2, 2}, A::RELU, 5},
+        {Chain::PACKED_BOTH, 1, 48, 40, 13, 13, {2, 1, 2, 3}, A::NONE, 5},
+        {Chain::PLAIN_OUT, 1, 24, 17, 5, 7, {0, 0, 0, 0}, A::SILU, 5},
+        {Chain::PLAIN_IN, 1, 3, 16, 9, 9, {2, 2, 2, 2}, A::CLIP, 5},
+        {Chain::PACKED_BOTH, 1, 64, 48, 35, 35, {2, 2, 2, 2}, A::RELU, 5},  // inception's branch5x5_2 shape
+    };
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < all.size(); ++ci) {
+        const Case& c = all[ci];
+        const auto model = buildModel(c);
+        const int xc = c.chain == Chain::PLAIN_IN ? c.cin : kX;
+        auto x = makeTensor({c.n, xc, c.h, c.w}, randomFloats((size_t)c.n * xc * c.h * c.w, 300 + (unsigned)ci));
+        const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR) << "case " << ci;
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+            for (int threads = 1; threads <= 2; ++threads) {
+                for (int m : {2, 4, 6}) {
+                    const std::string algo = "winograd" + std::to_string(m);
+                    const PwRun r = runCase(model, x.get(), "packed", threads, algo.c_str(),
+                                            BackendConfig::Precision_Normal);
+                    const std::string where = "case " + std::to_string(ci) + " " + algo + " tier " +
+                                              cpuTierName((CPUTier)tier) + " threads " + std::to_string(threads);
+                    ASSERT_EQ(r.code, NO_ERROR) << where;
+                    if (m < 6) {
+                        EXPECT_EQ(r.algorithm, "packed-winograd F(" + std::to_string(m) + ",5) " + f.pwinoName + " " +
+                                                   f.packedConvName)
+                            << where;
+                        EXPECT_TRUE(close(r, ref, c, m)) << where;
+                    } else {
+                        EXPECT_EQ(r.algorithm.rfind("packed-winograd", 0), std::string::npos) << where << " " << r.algorithm;
+                        EXPECT_TRUE(close(r, ref, c, 2)) << where;
+                    }
+                }
+                const PwRun high = runCase(model, x.get(), "packed", threads, "", BackendConfig::Precision_High);
+                ASSERT_EQ(high.code, NO_ERROR);
+                EXPECT_EQ(high.algorithm.rfind("packed-winograd", 0), std::string::npos) << high.algorithm;
+                EXPECT_TRUE(close(high, ref, c, 2)) << "case " << ci << " high";
+                const PwRun normal = runCase(model, x.get(), "packed", threads, "", BackendConfig::Precision_Normal);
+                ASSERT_EQ(normal.code, NO_ERROR);
+                EXPECT_TRUE(close(normal, ref, c, 4)) << "case " << ci << " normal " << normal.algorithm;
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+    // the inception-like layer: Winograd pays at Precision_Normal
+    const Case& big = all.back();
+    auto x = makeTensor({1, kX, big.h, big.w}, randomFloats((size_t)kX * big.h * big.w, 9));
+    const PwRun normal = runCase(buildModel(big), x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+    EXPECT_EQ(normal.algorithm.rfind("packed-winograd F(", 0), 0u) << normal.algorithm;
 }
 
 TEST(WinogradPacked, CostModelChoicePerPrecision) {

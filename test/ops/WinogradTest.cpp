@@ -163,19 +163,22 @@ TEST(Winograd, GeneratedMatricesComputeCorrelation) {
     EXPECT_FALSE(makeWinogradMatrices(11, 3, &w));
 }
 
-// the packed transform kernels' compile-time B^T / A^T for F(2,3), F(4,3), F(6,3) are the generator's
+// the packed transform kernels' compile-time B^T / A^T are the generator's
 TEST(Winograd, CompileTimeTablesEqualTheGeneratedMatrices) {
+    // F(2,3), F(4,3), F(6,3), F(2,5), F(4,5)
     const wino::Tables* tables[] = {&wino::ConstTables<4>::value, &wino::ConstTables<6>::value,
-                                    &wino::ConstTables<8>::value};
-    for (int k = 0; k < 3; ++k) {
-        const int alpha = 4 + 2 * k, m = alpha - 2;
+                                    &wino::ConstTables<8>::value, &wino::ConstTables<6, 2>::value,
+                                    &wino::ConstTables<8, 4>::value};
+    const int alphas[] = {4, 6, 8, 6, 8}, ms[] = {2, 4, 6, 2, 4};
+    for (int k = 0; k < 5; ++k) {
+        const int alpha = alphas[k], m = ms[k], r = alpha + 1 - m;
         WinogradMatrices w;
-        ASSERT_TRUE(makeWinogradMatrices(m, 3, &w));
+        ASSERT_TRUE(makeWinogradMatrices(m, r, &w));
         for (int i = 0; i < alpha * alpha; ++i) {
-            EXPECT_EQ((float)w.bt[i], tables[k]->bt[i]) << "B^T of F(" << m << ",3), entry " << i;
+            EXPECT_EQ((float)w.bt[i], tables[k]->bt[i]) << "B^T of F(" << m << "," << r << "), entry " << i;
         }
         for (int i = 0; i < m * alpha; ++i) {
-            EXPECT_EQ((float)w.at[i], tables[k]->at[i]) << "A^T of F(" << m << ",3), entry " << i;
+            EXPECT_EQ((float)w.at[i], tables[k]->at[i]) << "A^T of F(" << m << "," << r << "), entry " << i;
         }
     }
 }

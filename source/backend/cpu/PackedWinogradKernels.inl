@@ -83,7 +83,7 @@ template <int ALPHA>
 static inline void pwInputTile(const float* src, int64_t rowStride, const float* bt, int alphaIn, float* v,
                                int64_t eStride) {
     if (ALPHA == 4 || ALPHA == 6 || ALPHA == 8) {
-        // bt is the generated B^T of F(ALPHA - 2, 3), equal to the compile-time one (tested)
+        // bt is the generated B^T of alpha ALPHA (any r), equal to the compile-time one (tested)
         pwInputTileC<(ALPHA == 4 || ALPHA == 6 || ALPHA == 8) ? ALPHA : 4>(src, rowStride, v, eStride);
         return;
     }
@@ -151,12 +151,11 @@ static void pwInputT(const float* x, int ih, int iw, int iy0, int ix0, int m, in
     }
 }
 
-// pwOutputT for F(ALPHA - 2, 3) with the compile-time A^T of WinogradConstTables.hpp
-template <int ALPHA>
+// pwOutputT for F(M, ALPHA + 1 - M) with the compile-time A^T of WinogradConstTables.hpp
+template <int ALPHA, int M>
 static void pwOutputC(const float* o, int64_t eStride, int nx, const float* bias, float* y, int64_t yRowStride,
                       int rows, int cols, const MNN::GemmPost* post) {
-    constexpr int M = ALPHA - 2;
-    constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA>::value;
+    constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA, M>::value;
     const int act = post ? post->act : 0;
     const PwVec zero = {};
     const PwVec lo = pwSplat(post ? post->lo : 0.0f), hi = pwSplat(post ? post->hi : 0.0f);
@@ -226,10 +225,10 @@ static void pwOutputC(const float* o, int64_t eStride, int nx, const float* bias
 template <int ALPHA, int M>
 static void pwOutputT(const float* o, int64_t eStride, const float* at, int alphaIn, int mIn, int nx,
                       const float* bias, float* y, int64_t yRowStride, int rows, int cols, const MNN::GemmPost* post) {
-    if ((ALPHA == 4 || ALPHA == 6 || ALPHA == 8) && M == ALPHA - 2) {
-        // at is the generated A^T of F(ALPHA - 2, 3), equal to the compile-time one (tested)
-        constexpr int A = (ALPHA == 4 || ALPHA == 6 || ALPHA == 8) && M == ALPHA - 2 ? ALPHA : 4;
-        return pwOutputC<A>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
+    constexpr bool kConst = (ALPHA == 4 || ALPHA == 6 || ALPHA == 8) && (M == ALPHA - 2 || M == ALPHA - 4) && M >= 2;
+    if (kConst) {
+        // at is the generated A^T of F(M, ALPHA + 1 - M), equal to the compile-time one (tested)
+        return pwOutputC<kConst ? ALPHA : 4, kConst ? M : 2>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
     const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
     const int m = M > 0 ? M : mIn;
@@ -309,6 +308,12 @@ static void pwOutput(const float* o, int64_t eStride, const float* at, int alpha
     }
     if (alpha == 8 && m == 6) {
         return pwOutputT<8, 6>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 6 && m == 2) {  // F(2,5)
+        return pwOutputT<6, 2>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 8 && m == 4) {  // F(4,5)
+        return pwOutputT<8, 4>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
     }
     return pwOutputT<0, 0>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
 }

@@ -1,5 +1,6 @@
-// The F(alpha - 2, 3) transform matrices B^T (alpha x alpha) and A^T ((alpha - 2) x alpha) as
-// compile-time constants for alpha 4, 6 and 8: the same construction as makeWinogradMatrices
+// The F(m, alpha + 1 - m) transform matrices B^T (alpha x alpha, the same for every m) and A^T
+// (m x alpha) as compile-time constants for the packed kernels' pairs (alpha, m) = (4, 2), (6, 4),
+// (8, 6) (3x3 windows) and (6, 2), (8, 4) (5x5 windows): the same construction as makeWinogradMatrices
 // (WinogradMatrices.hpp: the points 0, 1, -1, 2, -2, 1/2, -1/2 and infinity, B^T = V^-T with row j
 // scaled by f_j, entries within 1e-9 of a multiple of 1/1024 snapped to it) evaluated by the
 // compiler, so that the packed transform kernels fold their zero, +1 and -1 entries away instead
@@ -39,8 +40,8 @@ struct Tables {
     float at[kMaxAlpha * kMaxAlpha] = {};  // m x alpha
 };
 
-constexpr Tables makeTables(int alpha) {
-    const int n = alpha - 1, m = alpha - 2;
+constexpr Tables makeTables(int alpha, int m) {
+    const int n = alpha - 1;
     double v[kMaxAlpha * kMaxAlpha] = {};
     double inv[kMaxAlpha * kMaxAlpha] = {};
     for (int j = 0; j < n; ++j) {
@@ -117,12 +118,12 @@ constexpr Tables makeTables(int alpha) {
     return t;
 }
 
-template <int ALPHA>
+template <int ALPHA, int M = ALPHA - 2>
 struct ConstTables {
-    static constexpr Tables value = makeTables(ALPHA);
+    static constexpr Tables value = makeTables(ALPHA, M);
 };
-template <int ALPHA>
-constexpr Tables ConstTables<ALPHA>::value;
+template <int ALPHA, int M>
+constexpr Tables ConstTables<ALPHA, M>::value;
 
 }  // namespace wino
 }  // namespace MNN

@@ -53,18 +53,18 @@ bool isConstFloat(const Tensor* t) {
 
 class CPUConvolutionPackedWinograd : public Execution {
 public:
-    CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m)
-        : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m) {
+    CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m, int r)
+        : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m), mR(r) {
         mPost = CPUUtils::gemmPostFor(attrs);
         mPost.unary = f.unaryF32;
         mPool = static_cast<CPUBackend*>(b)->threadPool();
-        snprintf(mAlgo, sizeof(mAlgo), "packed-winograd F(%d,3) %s %s", m, f.pwinoName, f.packedConvName);
+        snprintf(mAlgo, sizeof(mAlgo), "packed-winograd F(%d,%d) %s %s", m, r, f.pwinoName, f.packedConvName);
     }
 
     /** U_e = G g G^T (in double) per transform element e, in the tile kernel's layout per Q group */
     bool prepareWeights(const float* w, const float* bias, int inC, int outC) {
         WinogradMatrices mat;
-        if (!makeWinogradMatrices(mM, 3, &mat)) {
+        if (!makeWinogradMatrices(mM, mR, &mat)) {
             return false;
         }
         mAlpha = mat.alpha;
@@ -74,30 +74,30 @@ public:
         mCoB = packedBlocks(outC);
         mAt.assign(mat.at.begin(), mat.at.end());
         mBt.assign(mat.bt.begin(), mat.bt.end());
-        const int alpha = mAlpha, qMax = std::max(1, mFuncs->pcQMax);
+        const int alpha = mAlpha, r = mR, qMax = std::max(1, mFuncs->pcQMax);
         mUeStride = (int64_t)mCiB * 16 * mCoB * 16;
         mU.assign((size_t)(mUeStride * alpha * alpha), 0.0f);
-        std::vector<double> gg((size_t)alpha * 3);
+        std::vector<double> gg((size_t)alpha * r);
         for (int co = 0; co < outC; ++co) {
             // the Q group holding block co / 16: blocks [qb0, qb0 + q) at qb0 * ciB * 256 of each U_e
             const int blk = co / 16, qb0 = blk / qMax * qMax, q = std::min(qMax, mCoB - qb0);
             for (int ci = 0; ci < inC; ++ci) {
-                const float* k = w + ((int64_t)co * inC + ci) * 9;
+                const float* k = w + ((int64_t)co * inC + ci) * r * r;
                 for (int a = 0; a < alpha; ++a) {
-                    for (int j = 0; j < 3; ++j) {
+                    for (int j = 0; j < r; ++j) {
                         double acc = 0.0;
-                        for (int i = 0; i < 3; ++i) {
-                            acc += mat.g[(size_t)a * 3 + i] * k[i * 3 + j];
+                        for (int i = 0; i < r; ++i) {
+                            acc += mat.g[(size_t)a * r + i] * k[i * r + j];
                         }
-                        gg[(size_t)a * 3 + j] = acc;
+                        gg[(size_t)a * r + j] = acc;
                     }
                 }
                 const int64_t off = (int64_t)qb0 * mCiB * 256 + (int64_t)ci * q * 16 + (co - qb0 * 16);
                 for (int a = 0; a < alpha; ++a) {
                     for (int b = 0; b < alpha; ++b) {
                         double acc = 0.0;
-                        for (int j = 0; j < 3; ++j) {
-                            acc += gg[(size_t)a * 3 + j] * mat.g[(size_t)b * 3 + j];
+                        for (int j = 0; j < r; ++j) {
+                            acc += gg[(size_t)a * r + j] * mat.g[(size_t)b * r + j];
                         }
                         mU[(size_t)((a * alpha + b) * mUeStride + off)] = (float)acc;
                     }
@@ -125,12 +125,12 @@ public:
      */
     void halfWeightsIfStreamed() {
         const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
-        if (!keepsHalfU(*mFuncs, high, mM, (double)mU.size() * sizeof(float))) {
+        if (!keepsHalfU(*mFuncs, high, mAlpha, (double)mU.size() * sizeof(float))) {
             return;
         }
         if (CPUUtils::halfWeights(mU.data(), mU.size(), &mUHalf)) {
             LargeVector<float>().swap(mU);
-            snprintf(mAlgo, sizeof(mAlgo), "packed-winograd-f16 F(%d,3) %s %s", mM, mFuncs->pwinoName,
+            snprintf(mAlgo, sizeof(mAlgo), "packed-winograd-f16 F(%d,%d) %s %s", mM, mR, mFuncs->pwinoName,
                      mFuncs->packedConvName);
         }
     }
@@ -247,7 +247,7 @@ public:
 private:
     ConvAttrs mAttrs;
     const CPUCoreFunctions* mFuncs;
-    int mM;
+    int mM, mR;  // F(m, r): output tile, kernel size (3 or 5)
     GemmPost mPost;
     ThreadPool* mPool = nullptr;
     char mAlgo[96];
@@ -343,8 +343,8 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
 
 }  // namespace
 
-bool keepsHalfU(const CPUCoreFunctions& f, bool high, int m, double uBytes) {
-    return !high && m == 2 && uBytes >= (double)kStreamedWeightBytes && f.pcHalfTileP >= f.pcPMax;
+bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes) {
+    return !high && alpha == 4 && uBytes >= (double)kStreamedWeightBytes && f.pcHalfTileP >= f.pcPMax;
 }
 
 double packedWinogradCost(int m, const PackedWinogradShape& s) {
@@ -352,7 +352,7 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     // are loaded as 16-channel vectors: ~1 unit per element where the plain path pays ~10 per
     // gathered / scattered scalar (times the tier's pw3x3.transform)
     const Packed3x3Costs& k = s.funcs->pw3x3;
-    const int64_t alpha = m + 2;
+    const int64_t alpha = m + s.r - 1;
     const double tiles = (double)ceilDiv(s.oh, m) * ceilDiv(s.ow, m);
     const double gemmTiles = s.lowMemory ? (double)roundUp((int64_t)tiles, std::max(1, s.pMax)) : tiles;
     const double cin16 = roundUp(s.inC, 16), cout16 = roundUp(s.outC, 16);
@@ -360,7 +360,7 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     const double in = tiles * cin16 * (alpha * alpha + alpha * alpha * alpha);
     const double out = tiles * cout16 * (alpha * alpha * m + m * m * alpha + m * m);
     const double uFloats = (double)(alpha * alpha) * s.inC * cout16;
-    const double streamed = keepsHalfU(*s.funcs, s.high, m, 4.0 * uFloats) ? uFloats / 2 : uFloats;  // float-sized
+    const double streamed = keepsHalfU(*s.funcs, s.high, (int)alpha, 4.0 * uFloats) ? uFloats / 2 : uFloats;  // float-sized
     const double weights = s.lowMemory || s.streamWeights ? k.uWeight * streamed : 0.0;
     return s.batch * (gemm + k.transform * (in + out)) + weights;
 }
@@ -368,12 +368,13 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
 double packedDirect3x3Cost(const PackedWinogradShape& s) {
     const Packed3x3Costs& k = s.funcs->pw3x3;
     const double cout16 = roundUp(s.outC, 16);
-    const double weights = k.directWeight * 9.0 * s.inC * cout16;
+    const double taps = (double)s.r * s.r;
+    const double weights = k.directWeight * taps * s.inC * cout16;
     if (!s.lowMemory) {
-        return (double)s.batch * k.directMac * 9.0 * s.inC * cout16 * s.oh * s.ow + (s.streamWeights ? weights : 0.0);
+        return (double)s.batch * k.directMac * taps * s.inC * cout16 * s.oh * s.ow + (s.streamWeights ? weights : 0.0);
     }
     const double rows = (double)s.oh * roundUp(s.ow, std::max(1, s.pMax));
-    return (double)s.batch * k.directMac * 9.0 * s.inC * cout16 * rows + weights;
+    return (double)s.batch * k.directMac * taps * s.inC * cout16 * rows + weights;
 }
 
 Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
@@ -396,7 +397,8 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
                      hasBias ? &biasShape : nullptr, &g, &outC, &err)) {
         return nullptr;  // the caller's path reports it
     }
-    if (g.input.size() != 2 || g.kernel[0] != 3 || g.kernel[1] != 3 || g.strides[0] != 1 || g.strides[1] != 1 ||
+    const int r = g.kernel.size() == 2 ? g.kernel[0] : 0;
+    if (g.input.size() != 2 || (r != 3 && r != 5) || g.kernel[1] != r || g.strides[0] != 1 || g.strides[1] != 1 ||
         g.dilations[0] != 1 || g.dilations[1] != 1 || g.padBegin[0] < 0 || g.padBegin[1] < 0) {
         return nullptr;
     }
@@ -412,9 +414,10 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     s.ow = g.output[1];
     s.pMax = f.pcPMax;
     s.funcs = &f;
+    s.r = r;
     int unit = 0;
     if (forced > 0) {
-        unit = WinogradConv::supportedUnit(forced) ? forced : 0;
+        unit = WinogradConv::supportedUnit(forced) && forced + r - 1 <= kMaxWinogradAlpha ? forced : 0;
     } else {
         // Precision_High: F(2) only, as the plain Winograd (CPUConvolutionFast.cpp says why)
         const bool high = static_cast<CPUBackend*>(backend)->precision() == BackendConfig::Precision_High;
@@ -424,13 +427,15 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         s.high = high;
         double best = forced < 0 ? 1e300 : packedDirect3x3Cost(s);
         for (int m : {2, 4, 6}) {
-            if (high && m > 2) {
+            // alpha <= 8; Precision_High: alpha 4 only (F(2,3); F(2,5)'s alpha 6 rounds like F(4,3))
+            const int alpha = m + r - 1;
+            if (alpha > kMaxWinogradAlpha || (high && alpha > 4)) {
                 continue;
             }
             // Memory_Normal: F(4) / F(6) only while their transformed weights stay under the cap
             // (F(4) holds 9 MB for 256 channels, 38 MB for 512); F(2) (16 / 9 of the direct
             // weights) always competes
-            const double uBytes = 4.0 * (m + 2) * (m + 2) * s.inC * roundUp(s.outC, 16);
+            const double uBytes = 4.0 * alpha * alpha * s.inC * roundUp(s.outC, 16);
             if (memory == BackendConfig::Memory_Normal && m > 2 && uBytes > kWinogradWeightCapBytes) {
                 continue;
             }
@@ -444,7 +449,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     if (unit == 0) {
         return nullptr;
     }
-    auto* exe = new CPUConvolutionPackedWinograd(backend, attrs, f, unit);
+    auto* exe = new CPUConvolutionPackedWinograd(backend, attrs, f, unit, r);
     if (!exe->prepareWeights(inputs[1]->host<float>(), hasBias ? inputs[2]->host<float>() : nullptr, s.inC, outC)) {
         delete exe;
         return nullptr;

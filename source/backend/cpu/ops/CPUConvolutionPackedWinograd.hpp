@@ -1,5 +1,5 @@
-// Winograd F(m x m, 3 x 3) (m = 2, 4, 6) convolution on the packed layout NC16HW16 (stride 1,
-// dilation 1, one group): the weights are transformed once (U = G g G^T, in double) and stored per
+// Winograd F(m x m, r x r) convolution on the packed layout NC16HW16: 3x3 windows with m = 2, 4, 6,
+// 5x5 windows with m = 2, 4 (alpha = m + r - 1 <= 8; stride 1, dilation 1, one group): the weights are transformed once (U = G g G^T, in double) and stored per
 // transform element e in the layout of the table's packed convolution tile. Per chunk of output
 // tiles: the input transform reads each tile's alpha x alpha window of 16-channel vectors straight
 // from the packed input and writes V_e = [ciBlock][tile][16]; alpha^2 GEMMs (PackedConvTile, taps 1)
@@ -31,14 +31,19 @@ struct PackedWinogradShape {
     bool high = false;
     /** the tier's table: its cost constants (pw3x3) and whether its tile takes half U */
     const CPUCoreFunctions* funcs = nullptr;
+    /** the kernel size r of the r x r window (3 or 5) */
+    int r = 3;
 };
 
 /**
- * whether F(m) keeps its transformed weights U (uBytes as float) as IEEE half: F(2) only, below
+ * whether F(m, r) keeps its transformed weights U (uBytes as float) as IEEE half: alpha 4 (F(2,3)) only, below
  * Precision_High, U of kStreamedWeightBytes or more, on a tier whose tile takes half weights on every
  * tile (CPUConvolutionPackedWinograd::halfWeightsIfStreamed says why)
  */
-bool keepsHalfU(const CPUCoreFunctions& f, bool high, int m, double uBytes);
+bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes);
+
+/** the largest alpha = m + r - 1 of the packed Winograd (its transform kernels' limit) */
+constexpr int kMaxWinogradAlpha = 8;
 
 /**
  * Memory_Normal leaves out F(4) / F(6) where their transformed weights would exceed this many bytes
@@ -48,7 +53,7 @@ bool keepsHalfU(const CPUCoreFunctions& f, bool high, int m, double uBytes);
 constexpr double kWinogradWeightCapBytes = 8.0 * 1024 * 1024;
 
 /**
- * estimated cost (GEMM micro-kernel multiply-add units) of one run of F(m x m, 3 x 3) on the packed
+ * estimated cost (GEMM micro-kernel multiply-add units) of one run of F(m x m, r x r) on the packed
  * layout: alpha^2 GEMMs at WinogradConv::kGemmFactor, transforms of ~alpha^3 vector lane-ops per tile
  * and channel (16-lane vectors, no scalar gathers). lowMemory adds the transformed weights
  * (alpha^2 / 9 times the direct ones) streamed once per run (as streamWeights) and rounds the tiles up to whole
@@ -57,7 +62,7 @@ constexpr double kWinogradWeightCapBytes = 8.0 * 1024 * 1024;
  */
 double packedWinogradCost(int m, const PackedWinogradShape& s);
 /**
- * the direct packed 3x3 convolution's cost in the same units: 9 * Cin * Cout * OH * OW multiply-adds
+ * the direct packed r x r convolution's cost in the same units: r^2 * Cin * Cout * OH * OW multiply-adds
  * (lowMemory: rows rounded up to whole register tiles; lowMemory or streamWeights: plus its weights
  * streamed once)
  */
