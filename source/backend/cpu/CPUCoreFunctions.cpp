@@ -216,12 +216,13 @@ static void fillTables() {
             f.pcQMax = 1;
             f.pcHalfMaxP = 4;
             f.pcHalfTileP = 6;
-            // benchmark/ab/fit_winograd_cost.py on Zen 3 (2026-11-26: the 3x3 layers of resnet18 / 50,
-            // inception_v3 and squeezenet, each timed as F(2), F(4), F(6) and direct in one process;
-            // median error of the fitted times 5%): the transforms cost 6x the lane-ops the count
-            // gives them; the direct kernel's weight term absorbs its slow 7x7 / 8x8 layers (1.4x
-            // the time per multiply-add of the large planes)
-            f.pw3x3 = {6.1, 10.1, 0.95, 21.2};
+            // benchmark/ab/fit_winograd_cost.py on Zen 3 (the 3x3 layers of resnet18 / 50,
+            // inception_v3 and squeezenet, each timed as F(2), F(4), F(6) and direct in one process):
+            // the mean of three fits after the transforms took compile-time matrices (2026-11-26,
+            // median errors 6-9%; transform 2.1-3.4, was 6.1 with the per-coefficient branches); the
+            // direct kernel's weight term absorbs its slow 7x7 / 8x8 layers (1.4x the time per
+            // multiply-add of the large planes)
+            f.pw3x3 = {3.0, 10.8, 1.07, 21.0};
             f.packedDw = dwpack__avx2;
             f.packedDwName = "dwpack__avx2";
             f.packedPool = poolpack__avx2;
