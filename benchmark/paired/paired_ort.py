@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Our engine against ONNX Runtime in one process, run by run: for each model and thread count it
-alternates single runs of the two engines (ORT first on even pairs, ours first on odd ones) and
-reports each engine's min and median, the ratio of the medians and the median of the per-pair
-ratios. On a shared machine whose load comes and goes in phases of seconds, paired runs are the
+"""Our engine against ONNX Runtime (and, with --peers ort,mnn, Alibaba's MNN from its pip package) in
+one process, run by run: for each model and thread count it runs one inference of each engine per
+round, rotating which engine goes first, and reports each engine's min and median, the ratio of the
+medians and the median of the per-round ratios (ours / each peer). On a shared machine whose load comes and goes in phases of seconds, paired runs are the
 fairest comparison: both engines see the same phase. One thread is the default and the meaningful
 case: with several threads the two engines' pools share the process and its cores (ORT's workers
 spin on after its run; ours ran 10-40% slower at 2 threads here than in a process of its own, even
@@ -10,8 +10,10 @@ with ORT's spinning off), so 2-thread comparisons belong to run_peers.py. Writes
 
 usage: python3 benchmark/paired/paired_ort.py --shim BUILD/benchmark/paired/libmnn_paired_shim.so
            --convert BUILD/tools/converter/MNNConvert --corpus DIR_WITH_ONNX [--models a,b]
-           [--threads 1] [--pairs 40] [--warmup 5] [--precision normal|high]
-Setup: python3 -m pip install "onnxruntime==1.30.*" numpy (the shim is built with MNN_BUILD_SHARED).
+           [--threads 1] [--pairs 40] [--warmup 5] [--precision normal|high] [--peers ort,mnn]
+Setup: python3 -m pip install "onnxruntime==1.30.*" numpy (the shim is built with MNN_BUILD_SHARED);
+for mnn also python3 -m pip install MNN (its mnnconvert converts the ONNX file; its library lives
+beside ours in the process: the shim's symbols are hidden behind its C entry points).
 """
 import argparse, ctypes, datetime, os, platform, statistics, subprocess, sys, tempfile, time
 
@@ -37,6 +39,25 @@ def ort_session(onnx, threads):
     return sess, feeds
 
 
+def mnn_session(a, onnx, threads):
+    """Alibaba's MNN (pip package MNN) on the CPU at precision normal, as benchmark/peers/mnn_bench.py"""
+    import shutil
+    import MNN
+    out = os.path.join(a.cache, os.path.splitext(os.path.basename(onnx))[0] + ".alibaba.mnn")
+    if not os.path.exists(out):
+        tool = shutil.which("mnnconvert") or shutil.which("MNNConvert")
+        subprocess.run([tool, "-f", "ONNX", "--modelFile", onnx, "--MNNModel", out, "--bizCode", "bench"], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    net = MNN.Interpreter(out)
+    session = net.createSession({"backend": "CPU", "numThread": threads, "precision": "normal"})
+    inp = net.getSessionInput(session)
+    shape = [d if d > 0 else 1 for d in inp.getShape()]
+    n = int(np.prod(shape))
+    x = (((np.arange(n) * 7919) % 255) / 255.0 - 0.5).astype(np.float32).reshape(shape)
+    inp.copyFrom(MNN.Tensor(tuple(shape), MNN.Halide_Type_Float, x, MNN.Tensor_DimensionType_Caffe))
+    return lambda: net.runSession(session), (net, session)
+
+
 def pair(a, lib, name, threads):
     onnx = os.path.join(a.corpus, name + ".onnx")
     mnn = os.path.join(a.cache, name + ".mnn")
@@ -46,25 +67,44 @@ def pair(a, lib, name, threads):
     handle = lib.pairedOpen(mnn.encode(), threads, PRECISION[a.precision])
     if not handle:
         raise RuntimeError("our session for %s could not be created" % mnn)
-    sess, feeds = ort_session(onnx, threads)
-    run_ours = lambda: lib.pairedRun(handle)
-    run_ort = lambda: sess.run(None, feeds)
+    engines = [("ours", lambda: lib.pairedRun(handle))]
+    keep = []
+    for peer in a.peers:
+        if peer == "ort":
+            sess, feeds = ort_session(onnx, threads)
+            keep.append(sess)
+            engines.append(("ort", lambda sess=sess, feeds=feeds: sess.run(None, feeds)))
+        elif peer == "mnn":
+            run, handles = mnn_session(a, onnx, threads)
+            keep.append(handles)
+            engines.append(("mnn", run))
     for _ in range(a.warmup):
-        run_ours()
-        run_ort()
-    t_ours, t_ort = [], []
+        for _, fn in engines:
+            fn()
+    times = {e: [] for e, _ in engines}
     for i in range(a.pairs):
-        order = ((run_ort, t_ort), (run_ours, t_ours)) if i % 2 == 0 else ((run_ours, t_ours), (run_ort, t_ort))
-        for fn, acc in order:
+        k = i % len(engines)
+        for e, fn in engines[k:] + engines[:k]:
             s = time.perf_counter()
             r = fn()
-            acc.append((time.perf_counter() - s) * 1e3)
-            if fn is run_ours and r != 0:
+            times[e].append((time.perf_counter() - s) * 1e3)
+            if e == "ours" and r != 0:
                 raise RuntimeError("runSession returned %d" % r)
     lib.pairedClose(handle)
-    ratios = [o / r for o, r in zip(t_ours, t_ort)]
-    return {"ours_min": min(t_ours), "ours_med": statistics.median(t_ours), "ort_min": min(t_ort),
-            "ort_med": statistics.median(t_ort), "pair_ratio": statistics.median(ratios)}
+    out = {"ours_min": min(times["ours"]), "ours_med": statistics.median(times["ours"])}
+    for e in a.peers:
+        out[e + "_min"] = min(times[e])
+        out[e + "_med"] = statistics.median(times[e])
+        out[e + "_ratio"] = statistics.median([o / p for o, p in zip(times["ours"], times[e])])
+    return out
+
+
+def mnn_version():
+    try:
+        import MNN
+        return MNN.version()
+    except Exception:
+        return "?"
 
 
 def main():
@@ -79,7 +119,11 @@ def main():
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--precision", default="normal", choices=sorted(PRECISION))
     ap.add_argument("--out", default=os.path.join(HERE, "..", "results"))
+    ap.add_argument("--peers", default="ort", help="comma list of ort, mnn")
     a = ap.parse_args()
+    a.peers = [p for p in a.peers.split(",") if p]
+    if not a.peers or any(p not in ("ort", "mnn") for p in a.peers):
+        raise SystemExit("--peers: a comma list of ort, mnn")
     lib = ctypes.CDLL(os.path.abspath(a.shim))
     lib.pairedOpen.restype = ctypes.c_void_p
     lib.pairedOpen.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
@@ -102,18 +146,24 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, "paired_%s.md" % stamp)
     with open(path, "w") as f:
-        f.write("# Ours vs ONNX Runtime %s, paired runs in one process (%s UTC)\n\n" % (ort.__version__, stamp))
-        f.write("%s (%s), %d cores; %d pairs after %d warm-up runs each, precision %s.\n\n" %
-                (cpu, isa, os.cpu_count(), a.pairs, a.warmup, a.precision))
-        f.write("| model | threads | ours min / median ms | ORT min / median ms | ours/ORT (medians) | "
-                "median of per-pair ratios |\n|---|---|---|---|---|---|\n")
+        names = {"ort": "ONNX Runtime " + ort.__version__, "mnn": "MNN (pip) " + mnn_version()}
+        f.write("# Ours vs %s, paired runs in one process (%s UTC)\n\n" %
+                (" and ".join(names[p] for p in a.peers), stamp))
+        f.write("%s (%s), %d cores; %d rounds (one run of each engine, the first engine rotating) after %d "
+                "warm-up runs each, precision %s.\n\n" % (cpu, isa, os.cpu_count(), a.pairs, a.warmup, a.precision))
+        cols = "| model | threads | ours min / median ms |"
+        for p in a.peers:
+            cols += " %s min / median ms | ours/%s (medians) | median of per-round ratios |" % (p.upper(), p.upper())
+        f.write(cols + "\n|" + "---|" * (3 + 3 * len(a.peers)) + "\n")
         for name, t, r in rows:
             if "error" in r:
-                f.write("| %s | %d | n/a (%s) | | | |\n" % (name, t, r["error"]))
+                f.write("| %s | %d | n/a (%s) |%s\n" % (name, t, r["error"], " |" * (3 * len(a.peers))))
                 continue
-            f.write("| %s | %d | %.2f / %.2f | %.2f / %.2f | %.3f | %.3f |\n" %
-                    (name, t, r["ours_min"], r["ours_med"], r["ort_min"], r["ort_med"], r["ours_med"] / r["ort_med"],
-                     r["pair_ratio"]))
+            line = "| %s | %d | %.2f / %.2f |" % (name, t, r["ours_min"], r["ours_med"])
+            for p in a.peers:
+                line += " %.2f / %.2f | %.3f | %.3f |" % (r[p + "_min"], r[p + "_med"], r["ours_med"] / r[p + "_med"],
+                                                         r[p + "_ratio"])
+            f.write(line + "\n")
     print("wrote", path)
 
 
