@@ -390,7 +390,8 @@ public:
         // reads are contiguous in a zero-bordered NHWC copy, so a tap is a kernel row (kh taps of
         // kw * C lanes, packed densely: 7x7 on RGB is 7 taps of 21 lanes instead of 49 of 3 whose
         // weights, 3 of every 16 rows, alias in L1) and no output position has a partial window
-        mFold = !mInPacked && mXLanes < kCpuPack && !mScaleInput && g.kernel[1] > 1 && g.dilations[1] == 1;
+        mFold = !mInPacked && mXLanes < kCpuPack && !mScaleInput && g.kernel[1] > 1 && g.dilations[1] == 1 &&
+                g.output[0] > 0 && g.output[1] > 0;
         mKLanes = mInChannels;
         if (mFold) {
             mFoldSrc[0] = g.input[0];
