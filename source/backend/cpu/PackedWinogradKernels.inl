@@ -52,7 +52,7 @@ static inline __attribute__((always_inline)) PwVec pwDot(const float* c, const P
 template <int ALPHA>
 static inline void pwInputTileC(const float* src, int64_t rowStride, float* v, int64_t eStride) {
     constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA>::value;
-#pragma GCC unroll 4
+    // the lane loop stays a loop (unrolled, 16-byte tiers compiled 4 bodies: 24 s per file)
     for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
         PwVec t[ALPHA * ALPHA];  // t[a][s] = sum_r bt[a][r] d[r][s]
 #pragma GCC unroll 8
@@ -164,7 +164,6 @@ static void pwOutputC(const float* o, int64_t eStride, int nx, const float* bias
         const float* oj = o + j * 16;
         const int hx = cols - j * M < M ? cols - j * M : M;
         float* yj = y + (int64_t)j * M * 16;
-#pragma GCC unroll 4
         for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
             PwVec t[ALPHA * M];  // t[u][b] = sum_w o[u][w] at[b][w]
 #pragma GCC unroll 8
