@@ -161,6 +161,22 @@ std::vector<Case> cases() {
     };
 }
 
+/** a case's model, its input x (seeded) and the plain reference run */
+struct Prepared {
+    std::vector<uint8_t> model;
+    std::unique_ptr<Tensor> x;
+    PwRun ref;
+};
+
+Prepared prepare(const Case& c, unsigned seed) {
+    Prepared p;
+    p.model = buildModel(c);
+    const int xc = c.chain == Chain::PLAIN_IN ? c.cin : kX;
+    p.x = makeTensor({c.n, xc, c.h, c.w}, randomFloats((size_t)c.n * xc * c.h * c.w, seed));
+    p.ref = runCase(p.model, p.x.get(), "plain", 1, "reference");
+    return p;
+}
+
 }  // namespace
 
 TEST(WinogradPacked, EveryTileSizeMatchesReferenceOnEveryTierAndThreadCount) {
@@ -168,10 +184,10 @@ TEST(WinogradPacked, EveryTileSizeMatchesReferenceOnEveryTierAndThreadCount) {
     const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < all.size(); ++ci) {
         const Case& c = all[ci];
-        const auto model = buildModel(c);
-        const int xc = c.chain == Chain::PLAIN_IN ? c.cin : kX;
-        auto x = makeTensor({c.n, xc, c.h, c.w}, randomFloats((size_t)c.n * xc * c.h * c.w, 100 + (unsigned)ci));
-        const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
+        const Prepared p = prepare(c, 100 + (unsigned)ci);
+        const auto& model = p.model;
+        const auto& x = p.x;
+        const PwRun& ref = p.ref;
         ASSERT_EQ(ref.code, NO_ERROR) << "case " << ci;
         ASSERT_FALSE(ref.b.empty()) << "case " << ci;
         for (int tier = 0; tier <= best; ++tier) {
@@ -255,10 +271,10 @@ TEST(WinogradPacked, FiveByFiveWindowsMatchReference) {
     const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < all.size(); ++ci) {
         const Case& c = all[ci];
-        const auto model = buildModel(c);
-        const int xc = c.chain == Chain::PLAIN_IN ? c.cin : kX;
-        auto x = makeTensor({c.n, xc, c.h, c.w}, randomFloats((size_t)c.n * xc * c.h * c.w, 300 + (unsigned)ci));
-        const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
+        const Prepared p = prepare(c, 300 + (unsigned)ci);
+        const auto& model = p.model;
+        const auto& x = p.x;
+        const PwRun& ref = p.ref;
         ASSERT_EQ(ref.code, NO_ERROR) << "case " << ci;
         for (int tier = 0; tier <= best; ++tier) {
             cpuSetTierOverride(tier);

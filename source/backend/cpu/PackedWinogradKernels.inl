@@ -3,7 +3,7 @@
 // (16 / 32 / 64) and includes this inside its own anonymous namespace, after <string.h>,
 // <stdint.h>, CPUCoreFunctions.hpp and WinogradConstTables.hpp. A "value" of the transforms is one
 // position's 16 channels, handled as 16 / kPwLanes native vectors; zero entries of the (generated)
-// matrices are skipped. F(2,3), F(4,3) and F(6,3) take their matrices as compile-time constants
+// matrices are skipped. F(2,3), F(4,3), F(6,3), F(2,5) and F(4,5) take their matrices as compile-time constants
 // (their zero / +1 / -1 entries fold away; the generic path tested each coefficient per tile, and
 // the transforms of a 32 -> 64-channel layer took twice the time of its products).
 
@@ -82,9 +82,9 @@ static inline void pwInputTileC(const float* src, int64_t rowStride, float* v, i
 template <int ALPHA>
 static inline void pwInputTile(const float* src, int64_t rowStride, const float* bt, int alphaIn, float* v,
                                int64_t eStride) {
-    if (ALPHA == 4 || ALPHA == 6 || ALPHA == 8) {
+    if constexpr (ALPHA == 4 || ALPHA == 6 || ALPHA == 8) {
         // bt is the generated B^T of alpha ALPHA (any r), equal to the compile-time one (tested)
-        pwInputTileC<(ALPHA == 4 || ALPHA == 6 || ALPHA == 8) ? ALPHA : 4>(src, rowStride, v, eStride);
+        pwInputTileC<ALPHA>(src, rowStride, v, eStride);
         return;
     }
     const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
@@ -224,11 +224,6 @@ static void pwOutputC(const float* o, int64_t eStride, int nx, const float* bias
 template <int ALPHA, int M>
 static void pwOutputT(const float* o, int64_t eStride, const float* at, int alphaIn, int mIn, int nx,
                       const float* bias, float* y, int64_t yRowStride, int rows, int cols, const MNN::GemmPost* post) {
-    constexpr bool kConst = (ALPHA == 4 || ALPHA == 6 || ALPHA == 8) && (M == ALPHA - 2 || M == ALPHA - 4) && M >= 2;
-    if (kConst) {
-        // at is the generated A^T of F(M, ALPHA + 1 - M), equal to the compile-time one (tested)
-        return pwOutputC<kConst ? ALPHA : 4, kConst ? M : 2>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
-    }
     const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
     const int m = M > 0 ? M : mIn;
     const int act = post ? post->act : 0;
@@ -299,20 +294,21 @@ static void pwInput(const float* x, int ih, int iw, int iy0, int ix0, int m, int
 
 static void pwOutput(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, const float* bias,
                      float* y, int64_t yRowStride, int rows, int cols, const MNN::GemmPost* post) {
+    // the packed kernels' pairs run on compile-time A^T, equal to the generated at (tested)
     if (alpha == 4 && m == 2) {
-        return pwOutputT<4, 2>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+        return pwOutputC<4, 2>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
     if (alpha == 6 && m == 4) {
-        return pwOutputT<6, 4>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+        return pwOutputC<6, 4>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
     if (alpha == 8 && m == 6) {
-        return pwOutputT<8, 6>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+        return pwOutputC<8, 6>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
     if (alpha == 6 && m == 2) {  // F(2,5)
-        return pwOutputT<6, 2>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+        return pwOutputC<6, 2>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
     if (alpha == 8 && m == 4) {  // F(4,5)
-        return pwOutputT<8, 4>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
+        return pwOutputC<8, 4>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
     return pwOutputT<0, 0>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
 }
