@@ -6,11 +6,15 @@ medians and the median of the per-round ratios (ours / each peer). On a shared m
 fairest comparison: both engines see the same phase. One thread is the default and the meaningful
 case: with several threads the two engines' pools share the process and its cores (ORT's workers
 spin on after its run; ours ran 10-40% slower at 2 threads here than in a process of its own, even
-with ORT's spinning off), so 2-thread comparisons belong to run_peers.py. Writes benchmark/results/paired_<stamp>.md.
+with ORT's spinning off). For several threads, --processes runs each engine in a worker process of
+its own (this script with --worker), still run by run: the controller asks each worker in turn for
+one timed inference (right after --lead-runs untimed ones, so its pool is awake as in a benchmark
+loop) and sleeps --gap-ms after each, so one engine's pool has gone idle before the next one runs. Writes benchmark/results/paired_<stamp>.md.
 
 usage: python3 benchmark/paired/paired_ort.py --shim BUILD/benchmark/paired/libmnn_paired_shim.so
            --convert BUILD/tools/converter/MNNConvert --corpus DIR_WITH_ONNX [--models a,b]
            [--threads 1] [--pairs 40] [--warmup 5] [--precision normal|high] [--peers ort,mnn]
+           [--processes [--gap-ms 30] [--lead-runs 1]]
 Setup: python3 -m pip install "onnxruntime==1.30.*" numpy (the shim is built with MNN_BUILD_SHARED);
 for mnn also python3 -m pip install MNN (its mnnconvert converts the ONNX file; its library lives
 beside ours in the process: the shim's symbols are hidden behind its C entry points).
@@ -58,41 +62,127 @@ def mnn_session(a, onnx, threads):
     return lambda: net.runSession(session), (net, session)
 
 
+def open_shim(path):
+    lib = ctypes.CDLL(os.path.abspath(path))
+    lib.pairedOpen.restype = ctypes.c_void_p
+    lib.pairedOpen.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
+    lib.pairedRun.argtypes = [ctypes.c_void_p]
+    lib.pairedClose.argtypes = [ctypes.c_void_p]
+    return lib
+
+
+def engine_run(a, lib, engine, onnx, mnn, threads, keep):
+    """a function running one inference of the engine (ours: returns runSession's code)"""
+    if engine == "ours":
+        handle = lib.pairedOpen(mnn.encode(), threads, PRECISION[a.precision])
+        if not handle:
+            raise RuntimeError("our session for %s could not be created" % mnn)
+        keep.append(lambda: lib.pairedClose(handle))
+        return lambda: lib.pairedRun(handle)
+    if engine == "ort":
+        sess, feeds = ort_session(onnx, threads)
+        keep.append(sess)
+        return lambda: sess.run(None, feeds)
+    run, handles = mnn_session(a, onnx, threads)
+    keep.append(handles)
+    return run
+
+
+def worker(a):
+    """--worker ENGINE: one engine on a.worker_model at a.worker_threads; each stdin line "run" is
+    answered with the inference's milliseconds (or "error ..."), "quit" ends"""
+    lib = open_shim(a.shim) if a.worker == "ours" else None
+    keep = []
+    fn = engine_run(a, lib, a.worker, a.worker_onnx, a.worker_mnn, a.worker_threads, keep)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        if line.strip() != "run":
+            break
+        for _ in range(a.lead_runs):
+            fn()  # wakes the engine's pool: the timed run follows back to back, as in a benchmark loop
+        s = time.perf_counter()
+        r = fn()
+        ms = (time.perf_counter() - s) * 1e3
+        print("error runSession returned %d" % r if a.worker == "ours" and r != 0 else "ms %.6f" % ms, flush=True)
+    if a.worker == "ours":
+        keep[0]()
+
+
+class ProcessEngine:
+    """an engine in a worker process of its own: calling it runs one inference there, returns its ms"""
+
+    def __init__(self, a, engine, onnx, mnn, threads):
+        cmd = [sys.executable, os.path.abspath(__file__), "--worker", engine, "--worker-onnx", onnx,
+               "--worker-mnn", mnn, "--worker-threads", str(threads), "--shim", a.shim, "--convert", a.convert,
+               "--corpus", a.corpus, "--precision", a.precision, "--cache", a.cache, "--lead-runs", str(a.lead_runs)]
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        if self.answer(("ready",)) != "ready":
+            raise RuntimeError("the %s worker did not start" % engine)
+
+    def answer(self, prefixes):
+        """the worker's next protocol line (the engine's own prints to stdout are skipped)"""
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("the worker ended")
+            line = line.strip()
+            if line.startswith("error"):
+                raise RuntimeError(line)
+            if line.startswith(prefixes):
+                return line
+
+    def __call__(self):
+        self.p.stdin.write("run\n")
+        self.p.stdin.flush()
+        return float(self.answer(("ms ",))[3:])
+
+    def close(self):
+        try:
+            self.p.stdin.write("quit\n")
+            self.p.stdin.close()
+        except OSError:
+            pass
+        self.p.wait()
+
+
 def pair(a, lib, name, threads):
     onnx = os.path.join(a.corpus, name + ".onnx")
     mnn = os.path.join(a.cache, name + ".mnn")
     if not os.path.exists(mnn) or os.path.getmtime(mnn) < os.path.getmtime(a.convert):
         subprocess.run([a.convert, "-f", "ONNX", "--modelFile", onnx, "--MNNModel", mnn], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    handle = lib.pairedOpen(mnn.encode(), threads, PRECISION[a.precision])
-    if not handle:
-        raise RuntimeError("our session for %s could not be created" % mnn)
-    engines = [("ours", lambda: lib.pairedRun(handle))]
     keep = []
-    for peer in a.peers:
-        if peer == "ort":
-            sess, feeds = ort_session(onnx, threads)
-            keep.append(sess)
-            engines.append(("ort", lambda sess=sess, feeds=feeds: sess.run(None, feeds)))
-        elif peer == "mnn":
-            run, handles = mnn_session(a, onnx, threads)
-            keep.append(handles)
-            engines.append(("mnn", run))
-    for _ in range(a.warmup):
-        for _, fn in engines:
-            fn()
-    times = {e: [] for e, _ in engines}
-    for i in range(a.pairs):
-        k = i % len(engines)
-        for e, fn in engines[k:] + engines[:k]:
-            s = time.perf_counter()
-            r = fn()
-            times[e].append((time.perf_counter() - s) * 1e3)
-            if e == "ours" and r != 0:
-                raise RuntimeError("runSession returned %d" % r)
-    lib.pairedClose(handle)
+    if a.processes:
+        engines = [(e, ProcessEngine(a, e, onnx, mnn, threads)) for e in ["ours"] + a.peers]
+        return timed_rounds(a, engines, [e.close for _, e in engines], timed_inside=True)
+    engines = [(e, engine_run(a, lib, e, onnx, mnn, threads, keep)) for e in ["ours"] + a.peers]
+    return timed_rounds(a, engines, [keep[0]], timed_inside=False)
+
+
+def timed_rounds(a, engines, closers, timed_inside):
+    """warm-up, then a.pairs rounds of one run per engine (the first engine rotating)"""
+    try:
+        for _ in range(a.warmup):
+            for _, fn in engines:
+                fn()
+        times = {e: [] for e, _ in engines}
+        for i in range(a.pairs):
+            k = i % len(engines)
+            for e, fn in engines[k:] + engines[:k]:
+                s = time.perf_counter()
+                r = fn()
+                if timed_inside:
+                    times[e].append(r)
+                    time.sleep(a.gap_ms / 1e3)
+                else:
+                    times[e].append((time.perf_counter() - s) * 1e3)
+                    if e == "ours" and r != 0:
+                        raise RuntimeError("runSession returned %d" % r)
+    finally:
+        for c in closers:
+            c()
     out = {"ours_min": min(times["ours"]), "ours_med": statistics.median(times["ours"])}
-    for e in a.peers:
+    for e, _ in engines[1:]:
         out[e + "_min"] = min(times[e])
         out[e + "_med"] = statistics.median(times[e])
         out[e + "_ratio"] = statistics.median([o / p for o, p in zip(times["ours"], times[e])])
@@ -120,15 +210,23 @@ def main():
     ap.add_argument("--precision", default="normal", choices=sorted(PRECISION))
     ap.add_argument("--out", default=os.path.join(HERE, "..", "results"))
     ap.add_argument("--peers", default="ort", help="comma list of ort, mnn")
+    ap.add_argument("--processes", action="store_true", help="each engine in a worker process of its own")
+    ap.add_argument("--gap-ms", type=float, default=30.0, help="--processes: sleep after each run")
+    ap.add_argument("--lead-runs", type=int, default=1,
+                    help="--processes: untimed runs right before each timed one (the pool awake, as in a loop)")
+    ap.add_argument("--cache", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--worker", choices=["ours", "ort", "mnn"], help=argparse.SUPPRESS)
+    ap.add_argument("--worker-onnx", help=argparse.SUPPRESS)
+    ap.add_argument("--worker-mnn", help=argparse.SUPPRESS)
+    ap.add_argument("--worker-threads", type=int, default=1, help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.worker:
+        worker(a)
+        return
     a.peers = [p for p in a.peers.split(",") if p]
     if not a.peers or any(p not in ("ort", "mnn") for p in a.peers):
         raise SystemExit("--peers: a comma list of ort, mnn")
-    lib = ctypes.CDLL(os.path.abspath(a.shim))
-    lib.pairedOpen.restype = ctypes.c_void_p
-    lib.pairedOpen.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
-    lib.pairedRun.argtypes = [ctypes.c_void_p]
-    lib.pairedClose.argtypes = [ctypes.c_void_p]
+    lib = None if a.processes else open_shim(a.shim)
     a.cache = tempfile.mkdtemp(prefix="mnn-paired-")
     rows = []
     for name in a.models.split(","):
@@ -147,10 +245,12 @@ def main():
     path = os.path.join(a.out, "paired_%s.md" % stamp)
     with open(path, "w") as f:
         names = {"ort": "ONNX Runtime " + ort.__version__, "mnn": "MNN (pip) " + mnn_version()}
-        f.write("# Ours vs %s, paired runs in one process (%s UTC)\n\n" %
-                (" and ".join(names[p] for p in a.peers), stamp))
+        where = "each engine in a worker process of its own" if a.processes else "in one process"
+        f.write("# Ours vs %s, paired runs %s (%s UTC)\n\n" % (" and ".join(names[p] for p in a.peers), where, stamp))
         f.write("%s (%s), %d cores; %d rounds (one run of each engine, the first engine rotating) after %d "
-                "warm-up runs each, precision %s.\n\n" % (cpu, isa, os.cpu_count(), a.pairs, a.warmup, a.precision))
+                "warm-up runs each, precision %s%s.\n\n" % (cpu, isa, os.cpu_count(), a.pairs, a.warmup, a.precision,
+                ", each timed run right after %d untimed one(s), a %.0f ms pause after each engine's turn" %
+                (a.lead_runs, a.gap_ms) if a.processes else ""))
         cols = "| model | threads | ours min / median ms |"
         for p in a.peers:
             cols += " %s min / median ms | ours/%s (medians) | median of per-round ratios |" % (p.upper(), p.upper())

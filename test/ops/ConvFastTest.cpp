@@ -313,6 +313,43 @@ TEST(ConvFast, ThreadPoolRunsEveryIndexOnce) {
     }
 }
 
+TEST(ConvFast, ScratchSlotsNeverShareASlotAndStayBelowTheThreadCount) {
+    // every task claims a slot, marks it busy, works a little, checks nobody else took it, releases
+    for (int threads = 1; threads <= 4; ++threads) {
+        ThreadPool pool(threads);
+        ScratchSlots slots;
+        std::vector<std::atomic<int>> busy(ScratchSlots::kMaxSlots);
+        for (auto& b : busy) {
+            b = 0;
+        }
+        std::atomic<int> clashes{0}, highest{0};
+        auto f = [&](int i) {
+            const int s = slots.claim();
+            if (busy[s].fetch_add(1) != 0) {
+                clashes.fetch_add(1);
+            }
+            int h = highest.load();
+            while (s > h && !highest.compare_exchange_weak(h, s)) {
+            }
+            volatile double x = i;
+            for (int k = 0; k < 2000; ++k) {
+                x = x * 1.0000001 + 1.0;
+            }
+            busy[s].fetch_sub(1);
+            slots.release(s);
+        };
+        for (int rep = 0; rep < 20; ++rep) {
+            pool.parallelFor(64, f);
+        }
+        EXPECT_EQ(clashes.load(), 0) << "threads " << threads;
+        EXPECT_LT(highest.load(), threads) << "threads " << threads;
+        // all released: the next claim is slot 0 again
+        const int s = slots.claim();
+        EXPECT_EQ(s, 0);
+        slots.release(s);
+    }
+}
+
 TEST(ConvFast, TierEnvironmentParsing) {
     CPUTier t;
     EXPECT_TRUE(parseCPUTier("avx2", &t));

@@ -58,6 +58,37 @@ private:
     void* mCtx = nullptr;
 };
 
+/**
+ * Per-thread scratch for tasks claimed dynamically: at most `threads` tasks of one parallelFor run
+ * at once, so a task that claims a slot on entry and releases it on exit always finds one of
+ * kMaxSlots free. Lets an op run one task per work item (even balance) with scratch for as many
+ * items as there are threads, not as there are tasks.
+ */
+class ScratchSlots {
+public:
+    static constexpr int kMaxSlots = 64;
+    /** the lowest free slot, now taken */
+    int claim() {
+        for (;;) {
+            uint64_t m = mMask.load(std::memory_order_relaxed);
+            const uint64_t free = ~m;
+            if (free == 0) {
+                continue;  // more concurrent claimers than slots: a caller bug (tasks > kMaxSlots threads)
+            }
+            const int i = __builtin_ctzll(free);
+            if (mMask.compare_exchange_weak(m, m | (1ull << i), std::memory_order_acquire)) {
+                return i;
+            }
+        }
+    }
+    void release(int i) {
+        mMask.fetch_and(~(1ull << i), std::memory_order_release);
+    }
+
+private:
+    std::atomic<uint64_t> mMask{0};
+};
+
 /** runs inline when pool is null or has one thread */
 template <typename F>
 inline void parallelFor(ThreadPool* pool, int n, F& f) {

@@ -191,6 +191,22 @@ public:
         mPrefetch = uBytes >= kPrefetchWeightBytes ? 1 : 0;
         int64_t chunk = std::max<int64_t>(P, budget / perTile / P * P);
         int64_t chunks = mTiles > 0 ? ceilDiv(mTiles, chunk) : 0;
+        if (threads > 1 && chunks > 0) {
+            // up to twice the chunks, for a count of items the threads share evenly (squeezenet's
+            // 55x55 layers had 5 chunks: 3 for one thread, 2 for the other)
+            const int64_t batch = std::max(1, mBatch);
+            double best = -1.0;
+            int64_t bestChunks = chunks;
+            for (int64_t c = chunks; c <= 2 * chunks && c <= mTiles; ++c) {
+                const int64_t items = batch * ceilDiv(mTiles, ceilDiv(mTiles, c));
+                const double even = (double)items / (double)(threads * ceilDiv(items, threads));
+                if (even > best + 0.02) {
+                    best = even;
+                    bestChunks = ceilDiv(mTiles, ceilDiv(mTiles, c));
+                }
+            }
+            chunks = bestChunks;
+        }
         chunk = chunks > 0 ? ceilDiv(mTiles, chunks) : 1;
         const int qGroups = (int)ceilDiv(mCoB, std::max(1, mFuncs->pcQMax));
         int groups = 1;
@@ -204,12 +220,17 @@ public:
         mGroups = groups;
         mQGroups = qGroups;
         mItems = (int64_t)mBatch * mChunks * mGroups;
-        mTasks = (int)std::max<int64_t>(1, std::min<int64_t>(mItems, threads > 1 ? 2 * threads : 1));
+        // one task per item, claimed by the threads as they come free (even balance), each taking a
+        // scratch slot for its V and M: buffers for as many items as run at once, not for all
+        mSlotted = threads > 1 && threads <= ScratchSlots::kMaxSlots && mItems <= (1 << 20);
+        mTasks = mSlotted ? (int)mItems
+                          : (int)std::max<int64_t>(1, std::min<int64_t>(mItems, threads > 1 ? 2 * threads : 1));
+        const int64_t buffers = mSlotted ? std::min<int64_t>(threads, mItems) : mTasks;
         mVFloats = roundUp((int64_t)alpha * alpha * mCiB * mChunk * 16, 16);
         mMFloats = roundUp((int64_t)alpha * alpha * mCoB * mChunk * 16, 16);
         mInFloats = mInPacked ? 0 : roundUp((int64_t)mBatch * mCiB * mIh * mIw * 16, 16);
         mOutFloats = mOutPacked ? 0 : roundUp((int64_t)mBatch * mCoB * mOh * mOw * 16, 16);
-        const int64_t floats = mInFloats + mOutFloats + (mVFloats + mMFloats) * mTasks;
+        const int64_t floats = mInFloats + mOutFloats + (mVFloats + mMFloats) * buffers;
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)floats)) {
             return OUT_OF_MEMORY;
         }
@@ -261,6 +282,8 @@ private:
     int mBatch = 0, mIh = 0, mIw = 0, mOh = 0, mOw = 0, mPadTop = 0, mPadLeft = 0;
     bool mInPacked = true, mOutPacked = true;
     int mTilesX = 0, mTiles = 0, mChunk = 1, mChunks = 0, mTasks = 1, mGroups = 1, mQGroups = 1, mPrefetch = 0;
+    bool mSlotted = false;  // one task per item, V and M in a claimed slot (mSlots)
+    mutable ScratchSlots mSlots;
     int64_t mItems = 0, mVFloats = 0, mMFloats = 0, mInFloats = 0, mOutFloats = 0;
 };
 
@@ -269,7 +292,8 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
     const auto& f = *w.mFuncs;
     const int m = w.mM, alpha = w.mAlpha, E = alpha * alpha, T = w.mChunk;
     const int P = std::max(1, f.pcPMax), qMax = std::max(1, f.pcQMax);
-    float* v = work + (w.mVFloats + w.mMFloats) * task;
+    const int slot = w.mSlotted ? w.mSlots.claim() : task;
+    float* v = work + (w.mVFloats + w.mMFloats) * slot;
     float* mo = v + w.mVFloats;
     const int64_t vE = (int64_t)w.mCiB * T * 16, mE = (int64_t)w.mCoB * T * 16, blk = (int64_t)T * 16;
     const int64_t inPlane = (int64_t)w.mIh * w.mIw * 16, outPlane = (int64_t)w.mOh * w.mOw * 16;
@@ -338,6 +362,9 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
                 t += n;
             }
         }
+    }
+    if (w.mSlotted) {
+        w.mSlots.release(slot);
     }
 }
 
