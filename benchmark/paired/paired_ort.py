@@ -7,14 +7,16 @@ fairest comparison: both engines see the same phase. One thread is the default a
 case: with several threads the two engines' pools share the process and its cores (ORT's workers
 spin on after its run; ours ran 10-40% slower at 2 threads here than in a process of its own, even
 with ORT's spinning off). For several threads, --processes runs each engine in a worker process of
-its own (this script with --worker), still run by run: the controller asks each worker in turn for
-one timed inference (right after --lead-runs untimed ones, so its pool is awake as in a benchmark
-loop) and sleeps --gap-ms after each, so one engine's pool has gone idle before the next one runs. Writes benchmark/results/paired_<stamp>.md.
+its own (this script with --worker), in turns: each round asks every worker for a burst of about
+--burst-ms of back-to-back runs (after --lead-runs untimed ones, which absorb the previous engine's
+spinning workers) and records the burst's median. (A pause between turns was tried: every engine's
+next runs then came 20-50% slower, ours most, as caches and clocks went cold.) Writes
+benchmark/results/paired_<stamp>.md.
 
 usage: python3 benchmark/paired/paired_ort.py --shim BUILD/benchmark/paired/libmnn_paired_shim.so
            --convert BUILD/tools/converter/MNNConvert --corpus DIR_WITH_ONNX [--models a,b]
            [--threads 1] [--pairs 40] [--warmup 5] [--precision normal|high] [--peers ort,mnn]
-           [--processes [--gap-ms 30] [--lead-runs 1]]
+           [--processes [--burst-ms 150] [--lead-runs 2]]
 Setup: python3 -m pip install "onnxruntime==1.30.*" numpy (the shim is built with MNN_BUILD_SHARED);
 for mnn also python3 -m pip install MNN (its mnnconvert converts the ONNX file; its library lives
 beside ours in the process: the shim's symbols are hidden behind its C entry points).
@@ -89,27 +91,33 @@ def engine_run(a, lib, engine, onnx, mnn, threads, keep):
 
 
 def worker(a):
-    """--worker ENGINE: one engine on a.worker_model at a.worker_threads; each stdin line "run" is
-    answered with the inference's milliseconds (or "error ..."), "quit" ends"""
+    """--worker ENGINE: one engine on a.worker_onnx / a.worker_mnn at a.worker_threads; each stdin
+    line "run N" runs a.lead_runs untimed inferences, then N timed ones back to back, and is answered
+    with the median of the N in milliseconds (or "error ..."); "quit" ends"""
     lib = open_shim(a.shim) if a.worker == "ours" else None
     keep = []
     fn = engine_run(a, lib, a.worker, a.worker_onnx, a.worker_mnn, a.worker_threads, keep)
     print("ready", flush=True)
     for line in sys.stdin:
-        if line.strip() != "run":
+        words = line.split()
+        if len(words) != 2 or words[0] != "run":
             break
         for _ in range(a.lead_runs):
-            fn()  # wakes the engine's pool: the timed run follows back to back, as in a benchmark loop
-        s = time.perf_counter()
-        r = fn()
-        ms = (time.perf_counter() - s) * 1e3
-        print("error runSession returned %d" % r if a.worker == "ours" and r != 0 else "ms %.6f" % ms, flush=True)
+            fn()  # the other engine's pool may still spin: these runs absorb that
+        ms, code = [], 0
+        for _ in range(max(1, int(words[1]))):
+            s = time.perf_counter()
+            r = fn()
+            ms.append((time.perf_counter() - s) * 1e3)
+            if a.worker == "ours" and r != 0:
+                code = r
+        print("error runSession returned %d" % code if code else "ms %.6f" % statistics.median(ms), flush=True)
     if a.worker == "ours":
         keep[0]()
 
 
 class ProcessEngine:
-    """an engine in a worker process of its own: calling it runs one inference there, returns its ms"""
+    """an engine in a worker process of its own: calling it runs a burst there, returns its median ms"""
 
     def __init__(self, a, engine, onnx, mnn, threads):
         cmd = [sys.executable, os.path.abspath(__file__), "--worker", engine, "--worker-onnx", onnx,
@@ -131,8 +139,10 @@ class ProcessEngine:
             if line.startswith(prefixes):
                 return line
 
+    burst = 1
+
     def __call__(self):
-        self.p.stdin.write("run\n")
+        self.p.stdin.write("run %d\n" % self.burst)
         self.p.stdin.flush()
         return float(self.answer(("ms ",))[3:])
 
@@ -154,6 +164,14 @@ def pair(a, lib, name, threads):
     keep = []
     if a.processes:
         engines = [(e, ProcessEngine(a, e, onnx, mnn, threads)) for e in ["ours"] + a.peers]
+        try:
+            for _, e in engines:
+                warm = [e() for _ in range(a.warmup)]
+                e.burst = max(3, int(round(a.burst_ms / max(0.01, statistics.median(warm)))))
+        except Exception:
+            for _, e in engines:
+                e.close()
+            raise
         return timed_rounds(a, engines, [e.close for _, e in engines], timed_inside=True)
     engines = [(e, engine_run(a, lib, e, onnx, mnn, threads, keep)) for e in ["ours"] + a.peers]
     return timed_rounds(a, engines, [keep[0]], timed_inside=False)
@@ -162,7 +180,7 @@ def pair(a, lib, name, threads):
 def timed_rounds(a, engines, closers, timed_inside):
     """warm-up, then a.pairs rounds of one run per engine (the first engine rotating)"""
     try:
-        for _ in range(a.warmup):
+        for _ in range(0 if timed_inside else a.warmup):
             for _, fn in engines:
                 fn()
         times = {e: [] for e, _ in engines}
@@ -173,7 +191,6 @@ def timed_rounds(a, engines, closers, timed_inside):
                 r = fn()
                 if timed_inside:
                     times[e].append(r)
-                    time.sleep(a.gap_ms / 1e3)
                 else:
                     times[e].append((time.perf_counter() - s) * 1e3)
                     if e == "ours" and r != 0:
@@ -211,9 +228,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "..", "results"))
     ap.add_argument("--peers", default="ort", help="comma list of ort, mnn")
     ap.add_argument("--processes", action="store_true", help="each engine in a worker process of its own")
-    ap.add_argument("--gap-ms", type=float, default=30.0, help="--processes: sleep after each run")
-    ap.add_argument("--lead-runs", type=int, default=1,
-                    help="--processes: untimed runs right before each timed one (the pool awake, as in a loop)")
+    ap.add_argument("--burst-ms", type=float, default=150.0, help="--processes: back-to-back runs per turn")
+    ap.add_argument("--lead-runs", type=int, default=2, help="--processes: untimed runs before each burst")
     ap.add_argument("--cache", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--worker", choices=["ours", "ort", "mnn"], help=argparse.SUPPRESS)
     ap.add_argument("--worker-onnx", help=argparse.SUPPRESS)
@@ -247,10 +263,15 @@ def main():
         names = {"ort": "ONNX Runtime " + ort.__version__, "mnn": "MNN (pip) " + mnn_version()}
         where = "each engine in a worker process of its own" if a.processes else "in one process"
         f.write("# Ours vs %s, paired runs %s (%s UTC)\n\n" % (" and ".join(names[p] for p in a.peers), where, stamp))
-        f.write("%s (%s), %d cores; %d rounds (one run of each engine, the first engine rotating) after %d "
-                "warm-up runs each, precision %s%s.\n\n" % (cpu, isa, os.cpu_count(), a.pairs, a.warmup, a.precision,
-                ", each timed run right after %d untimed one(s), a %.0f ms pause after each engine's turn" %
-                (a.lead_runs, a.gap_ms) if a.processes else ""))
+        if a.processes:
+            f.write("%s (%s), %d cores; %d rounds (a turn of each engine, the first engine rotating: %d untimed "
+                    "runs, then about %.0f ms of back-to-back runs whose median is the turn's time) after %d "
+                    "warm-up turns of one run, precision %s. Min and median are over the turns.\n\n" %
+                    (cpu, isa, os.cpu_count(), a.pairs, a.lead_runs, a.burst_ms, a.warmup, a.precision))
+        else:
+            f.write("%s (%s), %d cores; %d rounds (one run of each engine, the first engine rotating) after %d "
+                    "warm-up runs each, precision %s.\n\n" % (cpu, isa, os.cpu_count(), a.pairs, a.warmup,
+                                                              a.precision))
         cols = "| model | threads | ours min / median ms |"
         for p in a.peers:
             cols += " %s min / median ms | ours/%s (medians) | median of per-round ratios |" % (p.upper(), p.upper())
