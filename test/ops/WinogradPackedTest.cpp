@@ -23,8 +23,13 @@ struct Case {
     int n, cin, cout, h, w;
     std::vector<int> pads;  // top, left, bottom, right
     Schema::FusedActivation act;
-    int k = 3;  // the window: 3x3 or 5x5
+    int k = 3;   // the window: 3x3 or 5x5 (k x kw when kw is set)
+    int kw = 0;  // a 1-D window: 1 x kw (k 1) or k x 1 (kw 1)
 };
+
+int windowW(const Case& c) {
+    return c.kw ? c.kw : c.k;
+}
 
 constexpr int kX = 8;  // channels of x in chains that start with the 1x1
 
@@ -35,7 +40,7 @@ std::vector<uint8_t> buildModel(const Case& c) {
     if (pre) {
         addConv(mb, "c1", "x", "a", kX, c.cin, 1, 1, 1, 0, 1, 11);
     }
-    auto op = addConv(mb, "c2", pre ? "a" : "x", "b", c.cin, c.cout, c.k, c.k, 1, 0, 1, 21, c.act);
+    auto op = addConv(mb, "c2", pre ? "a" : "x", "b", c.cin, c.cout, c.k, windowW(c), 1, 0, 1, 21, c.act);
     op->param.AsConvParam()->pads = {c.pads[0], c.pads[1], c.pads[2], c.pads[3]};
     if (c.chain != Chain::PLAIN_OUT) {
         addConv(mb, "c3", "b", "y", c.cout, 8, 1, 1, 1, 0, 1, 31);
@@ -123,10 +128,10 @@ double maxAbs(const std::vector<float>& v) {
 
 // WinogradTest's tolerance per m on b (scaled by the input's magnitude), and a relative bound on y
 ::testing::AssertionResult close(const PwRun& r, const PwRun& ref, const Case& c, int m) {
-    const int alpha = m + c.k - 1;  // the tolerance grows with the transform's size
+    const int alpha = m + std::max(c.k, windowW(c)) - 1;  // the tolerance grows with the transform's size
     const double scale = alpha == 4 ? 1.0 : alpha == 6 ? 4.0 : 16.0;
     const double in = std::max(1.0, maxAbs(c.chain == Chain::PLAIN_IN ? std::vector<float>() : ref.a));
-    const int k = c.cin * c.k * c.k;
+    const int k = c.cin * c.k * windowW(c);
     if (r.b.size() != ref.b.size() || r.y.size() != ref.y.size()) {
         return ::testing::AssertionFailure() << "sizes differ";
     }
@@ -317,6 +322,86 @@ TEST(WinogradPacked, FiveByFiveWindowsMatchReference) {
     ASSERT_EQ(normal.code, NO_ERROR);
     EXPECT_EQ(normal.algorithm.rfind("packed-winograd F(", 0), 0u) << normal.algorithm;
     EXPECT_TRUE(close(normal, ref, big, 4)) << normal.algorithm;
+}
+
+TEST(WinogradPacked, OneDimensionalWindowsMatchReference) {
+    // 1 x r and r x 1 windows (r = 3, 5, 7) as 1-D F(m, r), forced for every m with alpha <= 8 (the
+    // others run direct) and chosen at Precision_Normal, on every tier and 1-2 threads: tile
+    // remainders along and across the axis, asymmetric and one-sided pads, a pad wider than half
+    // the window, planes a single tile wide, batch 2, plain inputs and outputs, each activation
+    using A = Schema::FusedActivation;
+    const std::vector<Case> all = {
+        {Chain::PACKED_BOTH, 2, 17, 24, 9, 11, {0, 3, 0, 3}, A::RELU, 1, 7},
+        {Chain::PACKED_BOTH, 1, 40, 17, 13, 6, {3, 0, 3, 0}, A::NONE, 7, 1},
+        {Chain::PLAIN_OUT, 1, 24, 40, 5, 8, {0, 1, 0, 1}, A::SILU, 1, 3},
+        {Chain::PLAIN_IN, 2, 3, 16, 8, 5, {1, 0, 1, 0}, A::CLIP, 3, 1},
+        {Chain::PACKED_BOTH, 1, 16, 16, 6, 13, {0, 2, 0, 1}, A::HARD_SWISH, 1, 5},
+        {Chain::PACKED_BOTH, 1, 20, 33, 10, 3, {5, 0, 1, 0}, A::RELU, 7, 1},
+        {Chain::PACKED_BOTH, 1, 8, 16, 4, 7, {0, 0, 0, 0}, A::NONE, 1, 7},
+    };
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < all.size(); ++ci) {
+        const Case& c = all[ci];
+        const int r = std::max(c.k, windowW(c));
+        const std::string window = " " + std::to_string(c.k) + "x" + std::to_string(windowW(c)) + " ";
+        const Prepared p = prepare(c, 700 + (unsigned)ci);
+        ASSERT_EQ(p.ref.code, NO_ERROR) << "case " << ci;
+        ASSERT_FALSE(p.ref.b.empty()) << "case " << ci;
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+            for (int threads = 1; threads <= 2; ++threads) {
+                for (int m : {2, 4, 6}) {
+                    const std::string algo = "winograd" + std::to_string(m);
+                    const PwRun run =
+                        runCase(p.model, p.x.get(), "packed", threads, algo.c_str(), BackendConfig::Precision_Normal);
+                    const std::string where = "case " + std::to_string(ci) + " " + algo + " tier " +
+                                              cpuTierName((CPUTier)tier) + " threads " + std::to_string(threads);
+                    ASSERT_EQ(run.code, NO_ERROR) << where;
+                    if (m + r - 1 <= 8) {
+                        EXPECT_EQ(run.algorithm, "packed-winograd F(" + std::to_string(m) + "," + std::to_string(r) +
+                                                     ")" + window + f.pwinoName + " " + f.packedConvName)
+                            << where;
+                        EXPECT_TRUE(close(run, p.ref, c, m)) << where;
+                    } else {
+                        EXPECT_EQ(run.algorithm.rfind("packed-winograd", 0), std::string::npos) << where;
+                        EXPECT_TRUE(close(run, p.ref, c, 2)) << where;
+                    }
+                }
+                const PwRun normal =
+                    runCase(p.model, p.x.get(), "packed", threads, "", BackendConfig::Precision_Normal);
+                ASSERT_EQ(normal.code, NO_ERROR);
+                EXPECT_TRUE(close(normal, p.ref, c, 8 - r + 1)) << "case " << ci << " normal " << normal.algorithm;
+                // Precision_High: alpha 4 only (F(2,3)); 5- and 7-tap windows run direct
+                const PwRun high = runCase(p.model, p.x.get(), "packed", threads, "", BackendConfig::Precision_High);
+                ASSERT_EQ(high.code, NO_ERROR);
+                if (r > 3) {
+                    EXPECT_EQ(high.algorithm.rfind("packed-winograd", 0), std::string::npos) << high.algorithm;
+                }
+                EXPECT_TRUE(close(high, p.ref, c, 2)) << "case " << ci << " high " << high.algorithm;
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+    // inception_v3's Mixed_6 shape (17x17, 1x7 and 7x1): the 1-D F(2,7) pays at Precision_Normal
+    for (int vertical = 0; vertical < 2; ++vertical) {
+        const Case big{Chain::PACKED_BOTH,
+                       1,
+                       64,
+                       64,
+                       17,
+                       17,
+                       {3 * vertical, 3 * (1 - vertical), 3 * vertical, 3 * (1 - vertical)},
+                       A::RELU,
+                       vertical ? 7 : 1,
+                       vertical ? 1 : 7};
+        const Prepared p = prepare(big, 790 + (unsigned)vertical);
+        const PwRun normal = runCase(p.model, p.x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+        ASSERT_EQ(normal.code, NO_ERROR);
+        EXPECT_EQ(normal.algorithm.rfind(std::string("packed-winograd F(2,7) ") + (vertical ? "7x1" : "1x7"), 0), 0u)
+            << normal.algorithm;
+        EXPECT_TRUE(close(normal, p.ref, big, 2)) << normal.algorithm;
+    }
 }
 
 TEST(WinogradPacked, CostModelChoicePerPrecision) {

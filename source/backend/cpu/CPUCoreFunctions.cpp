@@ -149,6 +149,8 @@ static void fillTables() {
         f.pcQMax = 4;
         f.pwinoInput = pwino_input__scalar;
         f.pwinoOutput = pwino_output__scalar;
+        f.pwinoInput1d = pwino_input1d__scalar;
+        f.pwinoOutput1d = pwino_output1d__scalar;
         f.pwinoName = "pwino__scalar";
         f.packedDw = dwpack__scalar;
         f.packedDwName = "dwpack__scalar";
@@ -178,6 +180,8 @@ static void fillTables() {
             f.winoName = "wino__sse41";
             f.pwinoInput = pwino_input__sse41;
             f.pwinoOutput = pwino_output__sse41;
+            f.pwinoInput1d = pwino_input1d__sse41;
+            f.pwinoOutput1d = pwino_output1d__sse41;
             f.pwinoName = "pwino__sse41";
             f.sgemmName = "sgemm_4x8__sse41";
             f.mr = 4;
@@ -205,6 +209,8 @@ static void fillTables() {
             f.winoName = "wino__avx2";
             f.pwinoInput = pwino_input__avx2;
             f.pwinoOutput = pwino_output__avx2;
+            f.pwinoInput1d = pwino_input1d__avx2;
+            f.pwinoOutput1d = pwino_output1d__avx2;
             f.pwinoName = "pwino__avx2";
             f.sgemmName = "sgemm_4x24__avx2";
             f.mr = 4;
@@ -243,6 +249,8 @@ static void fillTables() {
             f.winoName = "wino__avx512";
             f.pwinoInput = pwino_input__avx512;
             f.pwinoOutput = pwino_output__avx512;
+            f.pwinoInput1d = pwino_input1d__avx512;
+            f.pwinoOutput1d = pwino_output1d__avx512;
             f.pwinoName = "pwino__avx512";
             f.sgemmName = "sgemm_8x32__avx512";
             f.mr = 8;

@@ -123,6 +123,23 @@ typedef void (*PackedWinoInputKernel)(const float* x, int ih, int iw, int iy0, i
 typedef void (*PackedWinoOutputKernel)(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
                                        const float* bias, float* y, int64_t yRowStride, int rows, int cols,
                                        const GemmPost* post);
+/**
+ * 1-D Winograd F(m, r) input transform on the packed layout (windows of 1 x r or r x 1): nx tiles,
+ * tile j's window the alpha positions from input (iy0, ix0 + j * m) along the row (vertical 0) or from
+ * (iy0, ix0 + j) down the column (vertical 1), zero outside the ih x iw plane (positions of 16
+ * floats); v[e * eStride + j * 16 + l] = sum_k bt[e][k] window_j[k][l]
+ */
+typedef void (*PackedWino1dInputKernel)(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, int vertical,
+                                        const float* bt, int alpha, float* v, int64_t eStride);
+/**
+ * its output transform for one output block: tile j's alpha products at o[e * eStride + j * 16];
+ * output i < m of tile j = bias + sum_e at[i][e] o_j[e], then post; along the row (vertical 0) it
+ * goes to y + (j * m + i) * 16 while j * m + i < cols, down the column (vertical 1) to
+ * y + i * yRowStride + j * 16 while i < rows
+ */
+typedef void (*PackedWino1dOutputKernel)(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx,
+                                         int vertical, const float* bias, float* y, int64_t yRowStride, int rows,
+                                         int cols, const GemmPost* post);
 
 /**
  * One register tile of a convolution on the packed layout NC16HW16 (PackedLayout.hpp): P output
@@ -283,6 +300,8 @@ struct CPUCoreFunctions {
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>
     const char* pwinoName = "";                    // e.g. "pwino__avx512"
+    PackedWino1dInputKernel pwinoInput1d = nullptr;    // pwino_input1d__<isa>
+    PackedWino1dOutputKernel pwinoOutput1d = nullptr;  // pwino_output1d__<isa>
     PackedDwKernel packedDw = nullptr;             // dwpack__<isa>
     const char* packedDwName = "";
     PackedPoolKernel packedPool = nullptr;  // poolpack__<isa>
@@ -328,6 +347,10 @@ void pwino_input__scalar(const float* x, int ih, int iw, int iy0, int ix0, int m
                          float* v, int64_t eStride);
 void pwino_output__scalar(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, const float* bias,
                           float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void pwino_input1d__scalar(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, int vertical,
+                           const float* bt, int alpha, float* v, int64_t eStride);
+void pwino_output1d__scalar(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, int vertical,
+                            const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
 #if defined(__x86_64__) || defined(_M_X64)
 void dwconv_rows__sse41(const float* src, int64_t rowStep, const int32_t* tapOff, const float* w, int taps, float bias,
                         float* y, int oh, int ow, const GemmPost* post);
@@ -372,14 +395,26 @@ void pwino_input__sse41(const float* x, int ih, int iw, int iy0, int ix0, int m,
                         float* v, int64_t eStride);
 void pwino_output__sse41(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, const float* bias,
                          float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void pwino_input1d__sse41(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, int vertical,
+                          const float* bt, int alpha, float* v, int64_t eStride);
+void pwino_output1d__sse41(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, int vertical,
+                           const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
 void pwino_input__avx2(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt, int alpha,
                        float* v, int64_t eStride);
 void pwino_output__avx2(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, const float* bias,
                         float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void pwino_input1d__avx2(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, int vertical, const float* bt,
+                         int alpha, float* v, int64_t eStride);
+void pwino_output1d__avx2(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, int vertical,
+                          const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
 void pwino_input__avx512(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt, int alpha,
                          float* v, int64_t eStride);
 void pwino_output__avx512(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, const float* bias,
                           float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
+void pwino_input1d__avx512(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, int vertical,
+                           const float* bt, int alpha, float* v, int64_t eStride);
+void pwino_output1d__avx512(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, int vertical,
+                            const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
 void dwpack__sse41(const PackedDwRow* row);
 void poolpack__sse41(const PackedPoolRow* row);
 void dwpack__avx2(const PackedDwRow* row);

@@ -312,3 +312,173 @@ static void pwOutput(const float* o, int64_t eStride, const float* at, int alpha
     }
     return pwOutputT<0, 0>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
 }
+
+// ---- 1-D F(m, r) along a row (windows 1 x alpha) or a column (alpha x 1) ----
+
+// v + e * eStride = (B^T d)[e] over 16 lanes, d[k] = src[k * step]; ALPHA > 0: compile-time B^T
+template <int ALPHA>
+static inline void pw1InputTile(const float* src, int64_t step, const float* bt, int alphaIn, float* v,
+                                int64_t eStride) {
+    if constexpr (ALPHA > 0) {
+        constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA>::value;
+        for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
+            PwVec d[ALPHA];
+#pragma GCC unroll 8
+            for (int k = 0; k < ALPHA; ++k) {
+                d[k] = pwLoad(src + k * step + l0);
+            }
+#pragma GCC unroll 8
+            for (int e = 0; e < ALPHA; ++e) {
+                pwStore(v + e * eStride + l0, pwDot<ALPHA>(T.bt + e * ALPHA, d, 1));
+            }
+        }
+    } else {
+        for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
+            for (int e = 0; e < alphaIn; ++e) {
+                PwVec acc = {};
+                for (int k = 0; k < alphaIn; ++k) {
+                    const float c = bt[e * alphaIn + k];
+                    if (c != 0.0f) {
+                        acc += pwSplat(c) * pwLoad(src + k * step + l0);
+                    }
+                }
+                pwStore(v + e * eStride + l0, acc);
+            }
+        }
+    }
+}
+
+// nx tiles; tile j's window: alpha positions from input (iy0, ix0 + j * m) along the row
+// (vertical 0) or from (iy0, ix0 + j) down the column (vertical 1), zero outside the ih x iw
+// plane; its values go to v + j * 16 + e * eStride
+template <int ALPHA>
+static void pw1InputT(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, int vertical, const float* bt,
+                      int alphaIn, float* v, int64_t eStride) {
+    const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
+    const int64_t rowStride = (int64_t)iw * 16;
+    const int64_t step = vertical ? rowStride : 16;
+    const int tileStep = vertical ? 1 : m;
+    const int dy = vertical ? 1 : 0, dx = vertical ? 0 : 1;
+    float win[kPwMaxAlpha * 16];
+    for (int j = 0; j < nx; ++j) {
+        const int tx = ix0 + j * tileStep;
+        const int yEnd = iy0 + (vertical ? alpha : 1), xEnd = tx + (vertical ? 1 : alpha);
+        if (iy0 >= 0 && yEnd <= ih && tx >= 0 && xEnd <= iw) {
+            pw1InputTile<ALPHA>(x + iy0 * rowStride + (int64_t)tx * 16, step, bt, alpha, v + j * 16, eStride);
+            continue;
+        }
+        for (int k = 0; k < alpha; ++k) {
+            const int iy = iy0 + k * dy, ix = tx + k * dx;
+            float* w = win + k * 16;
+            if ((unsigned)iy < (unsigned)ih && (unsigned)ix < (unsigned)iw) {
+                memcpy(w, x + iy * rowStride + (int64_t)ix * 16, sizeof(float) * 16);
+            } else {
+                memset(w, 0, sizeof(float) * 16);
+            }
+        }
+        pw1InputTile<ALPHA>(win, 16, bt, alpha, v + j * 16, eStride);
+    }
+}
+
+// nx tiles of one output block: tile j's GEMM results (alpha values of 16 lanes) at o + j * 16 +
+// e * eStride; output i < m of tile j = bias + (A^T o)[i], then post: along the row (vertical 0) at
+// y + (j * m + i) * 16 while j * m + i < cols, or down the column (vertical 1) at
+// y + i * yRowStride + j * 16 while i < rows
+template <int ALPHA, int M>
+static void pw1OutputT(const float* o, int64_t eStride, const float* atIn, int alphaIn, int mIn, int nx, int vertical,
+                       const float* bias, float* y, int64_t yRowStride, int rows, int cols, const MNN::GemmPost* post) {
+    const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
+    const int m = M > 0 ? M : mIn;
+    const int act = post ? post->act : 0;
+    const PwVec zero = {};
+    const PwVec lo = pwSplat(post ? post->lo : 0.0f), hi = pwSplat(post ? post->hi : 0.0f);
+    for (int j = 0; j < nx; ++j) {
+        const float* oj = o + j * 16;
+        const int count = vertical ? (rows < m ? rows : m) : (cols - j * m < m ? cols - j * m : m);
+        for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
+            const PwVec bv = pwLoad(bias + l0);
+            PwVec r[kPwMaxAlpha];
+            if constexpr (ALPHA > 0) {
+                constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA, M>::value;
+                PwVec ou[ALPHA];
+#pragma GCC unroll 8
+                for (int k = 0; k < ALPHA; ++k) {
+                    ou[k] = pwLoad(oj + k * eStride + l0);
+                }
+#pragma GCC unroll 8
+                for (int i = 0; i < M; ++i) {
+                    r[i] = bv + pwDot<ALPHA>(T.at + i * ALPHA, ou, 1);
+                }
+            } else {
+                for (int i = 0; i < m; ++i) {
+                    PwVec acc = bv;
+                    for (int k = 0; k < alpha; ++k) {
+                        const float c = atIn[i * alpha + k];
+                        if (c != 0.0f) {
+                            acc += pwSplat(c) * pwLoad(oj + k * eStride + l0);
+                        }
+                    }
+                    r[i] = acc;
+                }
+            }
+            for (int i = 0; i < count; ++i) {
+                PwVec acc = r[i];
+                if (act == 1) {
+                    acc = acc > zero ? acc : zero;
+                } else if (act == 2) {
+                    acc = acc < lo ? lo : acc;
+                    acc = acc > hi ? hi : acc;
+                }
+                pwStore((vertical ? y + i * yRowStride + j * 16 : y + (int64_t)(j * m + i) * 16) + l0, acc);
+            }
+        }
+    }
+    if (act == 3) {
+        if (vertical) {
+            const int hy = rows < m ? rows : m;
+            for (int i = 0; i < hy; ++i) {
+                post->unary(post->unaryOp, y + i * yRowStride, y + i * yRowStride, (int64_t)nx * 16, post->lo, post->hi);
+            }
+        } else {
+            post->unary(post->unaryOp, y, y, (int64_t)cols * 16, post->lo, post->hi);
+        }
+    }
+}
+
+static void pw1Input(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, int vertical, const float* bt,
+                     int alpha, float* v, int64_t eStride) {
+    switch (alpha) {
+        case 4:
+            return pw1InputT<4>(x, ih, iw, iy0, ix0, m, nx, vertical, bt, alpha, v, eStride);
+        case 6:
+            return pw1InputT<6>(x, ih, iw, iy0, ix0, m, nx, vertical, bt, alpha, v, eStride);
+        case 8:
+            return pw1InputT<8>(x, ih, iw, iy0, ix0, m, nx, vertical, bt, alpha, v, eStride);
+        default:
+            return pw1InputT<0>(x, ih, iw, iy0, ix0, m, nx, vertical, bt, alpha, v, eStride);
+    }
+}
+
+static void pw1Output(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, int vertical,
+                      const float* bias, float* y, int64_t yRowStride, int rows, int cols, const MNN::GemmPost* post) {
+    // compile-time A^T for the pairs of 3-, 5- and 7-tap windows (equal to the generated at: tested)
+    if (alpha == 4 && m == 2) {
+        return pw1OutputT<4, 2>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 6 && m == 4) {
+        return pw1OutputT<6, 4>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 8 && m == 6) {
+        return pw1OutputT<8, 6>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 6 && m == 2) {
+        return pw1OutputT<6, 2>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 8 && m == 4) {
+        return pw1OutputT<8, 4>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 8 && m == 2) {  // F(2,7)
+        return pw1OutputT<8, 2>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+    }
+    return pw1OutputT<0, 0>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+}

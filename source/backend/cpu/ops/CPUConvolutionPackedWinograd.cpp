@@ -55,15 +55,28 @@ bool isConstFloat(const Tensor* t) {
 
 class CPUConvolutionPackedWinograd : public Execution {
 public:
-    CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m, int r)
-        : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m), mR(r) {
+    /** axis: 0 for r x r windows, 1 for 1 x r (along rows), 2 for r x 1 (down columns) */
+    CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m, int r, int axis)
+        : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m), mR(r), mAxis(axis) {
         mPost = CPUUtils::gemmPostFor(attrs);
         mPost.unary = f.unaryF32;
         mPool = static_cast<CPUBackend*>(b)->threadPool();
-        snprintf(mAlgo, sizeof(mAlgo), "packed-winograd F(%d,%d) %s %s", m, r, f.pwinoName, f.packedConvName);
+        setAlgo("");
     }
 
-    /** U_e = G g G^T (in double) per transform element e, in the tile kernel's layout per Q group */
+    void setAlgo(const char* tag) {
+        char window[16] = "";
+        if (mAxis != 0) {
+            snprintf(window, sizeof(window), " %dx%d", mAxis == 2 ? mR : 1, mAxis == 1 ? mR : 1);
+        }
+        snprintf(mAlgo, sizeof(mAlgo), "packed-winograd%s F(%d,%d)%s %s %s", tag, mM, mR, window, mFuncs->pwinoName,
+                 mFuncs->packedConvName);
+    }
+
+    /**
+     * U_e = G g G^T (in double) per transform element e (1-D windows: U_e = G g), in the tile kernel's
+     * layout per Q group
+     */
     bool prepareWeights(const float* w, const float* bias, int inC, int outC) {
         WinogradMatrices mat;
         if (!makeWinogradMatrices(mM, mR, &mat)) {
@@ -78,12 +91,26 @@ public:
         mBt.assign(mat.bt.begin(), mat.bt.end());
         const int alpha = mAlpha, r = mR, qMax = std::max(1, mFuncs->pcQMax);
         mUeStride = (int64_t)mCiB * 16 * mCoB * 16;
-        mU.assign((size_t)(mUeStride * alpha * alpha), 0.0f);
+        mE = mAxis == 0 ? alpha * alpha : alpha;
+        mU.assign((size_t)(mUeStride * mE), 0.0f);
         std::vector<double> gg((size_t)alpha * r);
         for (int co = 0; co < outC; ++co) {
             // the Q group holding block co / 16: blocks [qb0, qb0 + q) at qb0 * ciB * 256 of each U_e
             const int blk = co / 16, qb0 = blk / qMax * qMax, q = std::min(qMax, mCoB - qb0);
             for (int ci = 0; ci < inC; ++ci) {
+                const int64_t off = (int64_t)qb0 * mCiB * 256 + (int64_t)ci * q * 16 + (co - qb0 * 16);
+                if (mAxis != 0) {
+                    // a 1 x r or r x 1 window: its r taps are contiguous either way
+                    const float* k = w + ((int64_t)co * inC + ci) * r;
+                    for (int a = 0; a < alpha; ++a) {
+                        double acc = 0.0;
+                        for (int j = 0; j < r; ++j) {
+                            acc += mat.g[(size_t)a * r + j] * k[j];
+                        }
+                        mU[(size_t)(a * mUeStride + off)] = (float)acc;
+                    }
+                    continue;
+                }
                 const float* k = w + ((int64_t)co * inC + ci) * r * r;
                 for (int a = 0; a < alpha; ++a) {
                     for (int j = 0; j < r; ++j) {
@@ -94,7 +121,6 @@ public:
                         gg[(size_t)a * r + j] = acc;
                     }
                 }
-                const int64_t off = (int64_t)qb0 * mCiB * 256 + (int64_t)ci * q * 16 + (co - qb0 * 16);
                 for (int a = 0; a < alpha; ++a) {
                     for (int b = 0; b < alpha; ++b) {
                         double acc = 0.0;
@@ -132,8 +158,7 @@ public:
         }
         if (CPUUtils::halfWeights(mU.data(), mU.size(), &mUHalf)) {
             LargeVector<float>().swap(mU);
-            snprintf(mAlgo, sizeof(mAlgo), "packed-winograd-f16 F(%d,%d) %s %s", mM, mR, mFuncs->pwinoName,
-                     mFuncs->packedConvName);
+            setAlgo("-f16");
         }
     }
 
@@ -174,9 +199,12 @@ public:
         mPadLeft = g.padBegin[1];
         mInPacked = isCpuPacked(x);
         mOutPacked = isCpuPacked(y);
-        const int m = mM, alpha = mAlpha, P = std::max(1, mFuncs->pcPMax);
-        mTilesX = (int)ceilDiv(mOw, m);
-        mTiles = (int)(ceilDiv(mOh, m) * mTilesX);
+        const int m = mM, P = std::max(1, mFuncs->pcPMax);
+        // a tile: mTileY x mTileX outputs (m x m; 1 x m along rows; m x 1 down columns)
+        mTileY = mAxis == 1 ? 1 : m;
+        mTileX = mAxis == 2 ? 1 : m;
+        mTilesX = (int)ceilDiv(mOw, mTileX);
+        mTiles = (int)(ceilDiv(mOh, mTileY) * mTilesX);
         // Chunk: the tiles transformed together. Every chunk streams all of U (alpha^2 x Ci x Co),
         // while V and M grow with the chunk, so a chunk is as large as kChunkBytes of V and M allow
         // (kChunkBytes where U is large, else kChunkBytesLow), and the tiles are spread evenly.
@@ -184,13 +212,13 @@ public:
         // split into groups of output blocks (every group transforms the chunk's input again, which
         // costs little next to its share of the GEMM, and streams only its share of U).
         const int threads = mPool ? mPool->threads() : 1;
-        const int64_t perTile = (int64_t)alpha * alpha * (mCiB + mCoB) * 16 * (int64_t)sizeof(float);
+        const int64_t perTile = (int64_t)mE * (mCiB + mCoB) * 16 * (int64_t)sizeof(float);
         const bool low = static_cast<CPUBackend*>(backend())->memoryMode() == BackendConfig::Memory_Low;
         // (measured on resnet18, per-op medians in one process: the 4.2 MB U of its 256-channel F(2)
         // layers -7..11% as one chunk of 49 tiles instead of five of 10, the model -1..2.4%; with every
         // U of 1 MB or more (its 64- and 128-channel layers too) in 2 MB chunks it was 5-7% slower)
         // the float size: a half U streams half the bytes, the chunking below keeps the float plan
-        const int64_t uBytes = (int64_t)alpha * alpha * mUeStride * (int64_t)sizeof(float);
+        const int64_t uBytes = (int64_t)mE * mUeStride * (int64_t)sizeof(float);
         const int64_t budget = !low && uBytes >= kLargeChunkWeightBytes ? kChunkBytes : kChunkBytesLow;
         mPrefetch = uBytes >= kPrefetchWeightBytes ? 1 : 0;
         int64_t chunk = std::max<int64_t>(P, budget / perTile / P * P);
@@ -230,8 +258,8 @@ public:
         mTasks = mSlotted ? (int)mItems
                           : (int)std::max<int64_t>(1, std::min<int64_t>(mItems, threads > 1 ? 2 * threads : 1));
         const int64_t buffers = mSlotted ? std::min<int64_t>(threads, mItems) : mTasks;
-        mVFloats = roundUp((int64_t)alpha * alpha * mCiB * mChunk * 16, 16);
-        mMFloats = roundUp((int64_t)alpha * alpha * mCoB * mChunk * 16, 16);
+        mVFloats = roundUp((int64_t)mE * mCiB * mChunk * 16, 16);
+        mMFloats = roundUp((int64_t)mE * mCoB * mChunk * 16, 16);
         mInFloats = mInPacked ? 0 : roundUp((int64_t)mBatch * mCiB * mIh * mIw * 16, 16);
         mOutFloats = mOutPacked ? 0 : roundUp((int64_t)mBatch * mCoB * mOh * mOw * 16, 16);
         const int64_t floats = mInFloats + mOutFloats + (mVFloats + mMFloats) * buffers;
@@ -272,7 +300,9 @@ public:
 private:
     ConvAttrs mAttrs;
     const CPUCoreFunctions* mFuncs;
-    int mM, mR;  // F(m, r): output tile, kernel size (3 or 5)
+    int mM, mR;     // F(m, r): output tile, kernel size (3 or 5; 1-D windows also 7)
+    int mAxis = 0;  // 0: r x r windows; 1: 1 x r; 2: r x 1
+    int mE = 0;     // transform elements (GEMMs): alpha^2, 1-D alpha
     GemmPost mPost;
     ThreadPool* mPool = nullptr;
     char mAlgo[96];
@@ -285,6 +315,7 @@ private:
     // plan
     int mBatch = 0, mIh = 0, mIw = 0, mOh = 0, mOw = 0, mPadTop = 0, mPadLeft = 0;
     bool mInPacked = true, mOutPacked = true;
+    int mTileY = 1, mTileX = 1;  // outputs per tile down / across
     int mTilesX = 0, mTiles = 0, mChunk = 1, mChunks = 0, mTasks = 1, mGroups = 1, mQGroups = 1, mPrefetch = 0;
     bool mSlotted = false;  // one task per item, V and M in a claimed slot (mSlots)
     mutable ScratchSlots mSlots;
@@ -294,7 +325,8 @@ private:
 void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
     const auto& w = *self;
     const auto& f = *w.mFuncs;
-    const int m = w.mM, alpha = w.mAlpha, E = alpha * alpha, T = w.mChunk;
+    const int m = w.mM, alpha = w.mAlpha, E = w.mE, T = w.mChunk;
+    const int tileY = w.mTileY, tileX = w.mTileX, vertical = w.mAxis == 2 ? 1 : 0;
     const int P = std::max(1, f.pcPMax), qMax = std::max(1, f.pcQMax);
     const int slot = w.mSlotted ? w.mSlots.claim() : task;
     float* v = work + (w.mVFloats + w.mMFloats) * slot;
@@ -319,8 +351,14 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
             for (int t = t0; t < t0 + count;) {
                 const int ty = t / w.mTilesX, tx = t % w.mTilesX;
                 const int n = std::min(t0 + count - t, w.mTilesX - tx);
-                f.pwinoInput(xb + kb * inPlane, w.mIh, w.mIw, ty * m - w.mPadTop, tx * m - w.mPadLeft, m, n,
-                             w.mBt.data(), alpha, v + kb * blk + (int64_t)(t - t0) * 16, vE);
+                float* vt = v + kb * blk + (int64_t)(t - t0) * 16;
+                if (w.mAxis == 0) {
+                    f.pwinoInput(xb + kb * inPlane, w.mIh, w.mIw, ty * m - w.mPadTop, tx * m - w.mPadLeft, m, n,
+                                 w.mBt.data(), alpha, vt, vE);
+                } else {
+                    f.pwinoInput1d(xb + kb * inPlane, w.mIh, w.mIw, ty * tileY - w.mPadTop, tx * tileX - w.mPadLeft, m,
+                                   n, vertical, w.mBt.data(), alpha, vt, vE);
+                }
                 t += n;
             }
         }
@@ -359,10 +397,17 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
             for (int t = t0; t < t0 + count;) {
                 const int ty = t / w.mTilesX, tx = t % w.mTilesX;
                 const int n = std::min(t0 + count - t, w.mTilesX - tx);
-                const int oy = ty * m, ox = tx * m;
-                f.pwinoOutput(mo + qb * blk + (int64_t)(t - t0) * 16, mE, w.mAt.data(), alpha, m, n,
-                              w.mBias.data() + qb * 16, yb + qb * outPlane + ((int64_t)oy * w.mOw + ox) * 16,
-                              (int64_t)w.mOw * 16, std::min(m, w.mOh - oy), std::min(n * m, w.mOw - ox), post);
+                const int oy = ty * tileY, ox = tx * tileX;
+                const float* ot = mo + qb * blk + (int64_t)(t - t0) * 16;
+                float* yt = yb + qb * outPlane + ((int64_t)oy * w.mOw + ox) * 16;
+                const int rows = std::min(tileY, w.mOh - oy), cols = std::min(n * tileX, w.mOw - ox);
+                if (w.mAxis == 0) {
+                    f.pwinoOutput(ot, mE, w.mAt.data(), alpha, m, n, w.mBias.data() + qb * 16, yt, (int64_t)w.mOw * 16,
+                                  rows, cols, post);
+                } else {
+                    f.pwinoOutput1d(ot, mE, w.mAt.data(), alpha, m, n, vertical, w.mBias.data() + qb * 16, yt,
+                                    (int64_t)w.mOw * 16, rows, cols, post);
+                }
                 t += n;
             }
         }
@@ -384,13 +429,16 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     // gathered / scattered scalar (times the tier's pw3x3.transform)
     const Packed3x3Costs& k = s.funcs->pw3x3;
     const int64_t alpha = m + s.r - 1;
-    const double tiles = (double)ceilDiv(s.oh, m) * ceilDiv(s.ow, m);
+    // 1-D windows (axis 1 / 2): tiles of 1 x m / m x 1, alpha GEMMs, one alpha x alpha (m x alpha) pass
+    const int64_t tileY = s.axis == 1 ? 1 : m, tileX = s.axis == 2 ? 1 : m;
+    const double E = s.axis == 0 ? (double)(alpha * alpha) : (double)alpha;
+    const double tiles = (double)ceilDiv(s.oh, tileY) * ceilDiv(s.ow, tileX);
     const double gemmTiles = s.lowMemory ? (double)roundUp((int64_t)tiles, std::max(1, s.pMax)) : tiles;
     const double cin16 = roundUp(s.inC, 16), cout16 = roundUp(s.outC, 16);
-    const double gemm = WinogradConv::kGemmFactor * (alpha * alpha) * cout16 * gemmTiles * s.inC;
-    const double in = tiles * cin16 * (alpha * alpha + alpha * alpha * alpha);
-    const double out = tiles * cout16 * (alpha * alpha * m + m * m * alpha + m * m);
-    const double uFloats = (double)(alpha * alpha) * s.inC * cout16;
+    const double gemm = WinogradConv::kGemmFactor * E * cout16 * gemmTiles * s.inC;
+    const double in = tiles * cin16 * (s.axis == 0 ? alpha * alpha + alpha * alpha * alpha : alpha * alpha);
+    const double out = tiles * cout16 * (s.axis == 0 ? alpha * alpha * m + m * m * alpha + m * m : alpha * m + m);
+    const double uFloats = E * s.inC * cout16;
     const double streamed = keepsHalfU(*s.funcs, s.high, (int)alpha, 4.0 * uFloats) ? uFloats / 2 : uFloats;  // float-sized
     const double weights = s.lowMemory || s.streamWeights ? k.uWeight * streamed : 0.0;
     return s.batch * (gemm + k.transform * (in + out)) + weights;
@@ -399,7 +447,7 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
 double packedDirect3x3Cost(const PackedWinogradShape& s) {
     const Packed3x3Costs& k = s.funcs->pw3x3;
     const double cout16 = roundUp(s.outC, 16);
-    const double taps = (double)s.r * s.r;
+    const double taps = s.axis == 0 ? (double)s.r * s.r : (double)s.r;
     const double weights = k.directWeight * taps * s.inC * cout16;
     if (!s.lowMemory) {
         return (double)s.batch * k.directMac * taps * s.inC * cout16 * s.oh * s.ow + (s.streamWeights ? weights : 0.0);
@@ -428,13 +476,17 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
                      hasBias ? &biasShape : nullptr, &g, &outC, &err)) {
         return nullptr;  // the caller's path reports it
     }
-    const int r = g.kernel.size() == 2 ? g.kernel[0] : 0;
-    if (g.input.size() != 2 || (r != 3 && r != 5) || g.kernel[1] != r || g.strides[0] != 1 || g.strides[1] != 1 ||
-        g.dilations[0] != 1 || g.dilations[1] != 1 || g.padBegin[0] < 0 || g.padBegin[1] < 0) {
+    // windows r x r (r = 3, 5), 1 x r or r x 1 (r = 3, 5, 7: inception_v3's 1x7 / 7x1 / 1x3 / 3x1)
+    const int kh = g.kernel.size() == 2 ? g.kernel[0] : 0, kw = g.kernel.size() == 2 ? g.kernel[1] : 0;
+    const int axis = kh == kw ? 0 : kh == 1 ? 1 : kw == 1 ? 2 : -1;
+    const int r = axis == 2 ? kh : kw;
+    const bool sizeOk = axis == 0 ? (r == 3 || r == 5) : axis > 0 && (r == 3 || r == 5 || r == 7);
+    if (g.input.size() != 2 || !sizeOk || g.strides[0] != 1 || g.strides[1] != 1 || g.dilations[0] != 1 ||
+        g.dilations[1] != 1 || g.padBegin[0] < 0 || g.padBegin[1] < 0) {
         return nullptr;
     }
     const auto& f = cpuCoreFunctions();
-    if (!f.pwinoInput || !f.pwinoOutput || !f.packedConv) {
+    if (!f.pwinoInput || !f.pwinoOutput || !f.pwinoInput1d || !f.pwinoOutput1d || !f.packedConv) {
         return nullptr;
     }
     PackedWinogradShape s;
@@ -446,6 +498,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     s.pMax = f.pcPMax;
     s.funcs = &f;
     s.r = r;
+    s.axis = axis;
     int unit = 0;
     if (forced > 0) {
         unit = WinogradConv::supportedUnit(forced) && forced + r - 1 <= kMaxWinogradAlpha ? forced : 0;
@@ -466,7 +519,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
             // Memory_Normal: F(4) / F(6) only while their transformed weights stay under the cap
             // (F(4) holds 9 MB for 256 channels, 38 MB for 512); F(2) (16 / 9 of the direct
             // weights) always competes
-            const double uBytes = 4.0 * alpha * alpha * s.inC * roundUp(s.outC, 16);
+            const double uBytes = 4.0 * (axis == 0 ? alpha * alpha : alpha) * s.inC * roundUp(s.outC, 16);
             if (memory == BackendConfig::Memory_Normal && m > 2 && uBytes > kWinogradWeightCapBytes) {
                 continue;
             }
@@ -480,7 +533,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     if (unit == 0) {
         return nullptr;
     }
-    auto* exe = new CPUConvolutionPackedWinograd(backend, attrs, f, unit, r);
+    auto* exe = new CPUConvolutionPackedWinograd(backend, attrs, f, unit, r, axis);
     if (!exe->prepareWeights(inputs[1]->host<float>(), hasBias ? inputs[2]->host<float>() : nullptr, s.inC, outC)) {
         delete exe;
         return nullptr;

@@ -1,5 +1,7 @@
 // Winograd F(m x m, r x r) convolution on the packed layout NC16HW16: 3x3 windows with m = 2, 4, 6,
-// 5x5 windows with m = 2, 4 (alpha = m + r - 1 <= 8; stride 1, dilation 1, one group): the weights are transformed once (U = G g G^T, in double) and stored per
+// 5x5 windows with m = 2, 4 (alpha = m + r - 1 <= 8; stride 1, dilation 1, one group), and 1-D
+// F(m, r) for 1 x r / r x 1 windows (r = 3, 5, 7: tiles of 1 x m / m x 1 outputs, alpha GEMMs;
+// inception_v3's 1x7 / 7x1 layers as F(2,7)): the weights are transformed once (U = G g G^T, in double) and stored per
 // transform element e in the layout of the table's packed convolution tile. Per chunk of output
 // tiles: the input transform reads each tile's alpha x alpha window of 16-channel vectors straight
 // from the packed input and writes V_e = [ciBlock][tile][16]; alpha^2 GEMMs (PackedConvTile, taps 1)
@@ -31,8 +33,10 @@ struct PackedWinogradShape {
     bool high = false;
     /** the tier's table: its cost constants (pw3x3) and whether its tile takes half U */
     const CPUCoreFunctions* funcs = nullptr;
-    /** the kernel size r of the r x r window (3 or 5) */
+    /** the kernel size r of the r x r window (3 or 5), or of a 1 x r / r x 1 window (3, 5 or 7) */
     int r = 3;
+    /** 0: an r x r window; 1: 1 x r (1-D Winograd along rows); 2: r x 1 (down columns) */
+    int axis = 0;
 };
 
 /**

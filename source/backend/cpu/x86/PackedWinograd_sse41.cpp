@@ -20,5 +20,13 @@ void pwino_output__sse41(const float* o, int64_t eStride, const float* at, int a
                          float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post) {
     pwOutput(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
 }
+void pwino_input1d__sse41(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, int vertical,
+                          const float* bt, int alpha, float* v, int64_t eStride) {
+    pw1Input(x, ih, iw, iy0, ix0, m, nx, vertical, bt, alpha, v, eStride);
+}
+void pwino_output1d__sse41(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, int vertical,
+                           const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post) {
+    pw1Output(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+}
 }  // namespace MNN
 #endif
