@@ -65,9 +65,10 @@ void pconv_4x64__scalar(const PackedConvTile* t) {
                 }
             }
         }
+        const float* rq = t->res ? t->res + q * t->yBlockStride : nullptr;
         for (int p = 0; p < t->P; ++p) {
             for (int l = 0; l < 16; ++l) {
-                float v = acc[p][l];
+                float v = acc[p][l] + (rq ? rq[p * 16 + l] : 0.0f);
                 if (t->post && t->post->act == 1) {
                     v = v > 0.0f ? v : 0.0f;
                 } else if (t->post && t->post->act == 2) {

@@ -184,6 +184,11 @@ struct PackedConvTile {
      * hint: 24 / 40 / 72 / 120-channel layers compute 3 half-blocks instead of 4)
      */
     int yLastLanes = 16;
+    /**
+     * non-null: a residual R laid out as y (its blocks yBlockStride apart), added to every output
+     * before post (act(conv + bias + R) in the tile's store, no second pass over y)
+     */
+    const float* res = nullptr;
 };
 typedef void (*PackedConvKernel)(const PackedConvTile* tile);
 

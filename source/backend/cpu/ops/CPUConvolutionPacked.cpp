@@ -249,18 +249,20 @@ struct PackedConvJob {
             t.yLastLanes = qb0 + t.Q == outBlocks ? lastLanes : kCpuPack;
             const float* rt = res ? res + (yt - y) : nullptr;
             if (!d.column) {
+                // R added in the tile's store, then the activation (rPost)
                 t.xPosStride = xRowStride;
                 t.y = yt;
                 t.yBlockStride = yBlockStride;
+                t.res = rt;
+                t.post = rt ? rPost : post;
                 f->packedConv(&t);
-                for (int q = 0; rt && q < t.Q; ++q) {
-                    addResidualRow(*f, yt + q * yBlockStride, rt + q * yBlockStride, (int64_t)d.P * kCpuPack, rPost);
-                }
                 continue;
             }
             t.xPosStride = xColStride;
             t.y = column;
             t.yBlockStride = (int64_t)d.P * kCpuPack;
+            t.res = nullptr;
+            t.post = post;
             f->packedConv(&t);
             for (int q = 0; q < t.Q; ++q) {
                 for (int p = 0; p < d.P; ++p) {

@@ -117,6 +117,15 @@ void pconvTile(const PackedConvTile* t) {
     } else {
         accumulateTile<P, V, H, false, false>(t, acc);
     }
+    if (t->res) {
+#pragma GCC unroll 2
+        for (int v = 0; v < V; ++v) {
+#pragma GCC unroll 16
+            for (int p = 0; p < P; ++p) {
+                acc[p][v] = _mm256_add_ps(acc[p][v], _mm256_loadu_ps(t->res + p * 16 + v * 8));
+            }
+        }
+    }
     const GemmPost* post = t->post;
     // SiLU / HardSwish in registers; other unary activations through the table's kernel below
     const bool inRegs = post && post->act == 3 &&

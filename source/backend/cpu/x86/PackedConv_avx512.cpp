@@ -191,6 +191,23 @@ void pconvTile(const PackedConvTile* t) {
     } else {
         accumulateTile<P, Q, false, H, HL, false>(t, acc);
     }
+    if (t->res) {
+#pragma GCC unroll 16
+        for (int q = 0; q < QF; ++q) {
+            const float* rq = t->res + q * t->yBlockStride;
+#pragma GCC unroll 16
+            for (int p = 0; p < P; ++p) {
+                acc.z[p][q] = _mm512_add_ps(acc.z[p][q], _mm512_loadu_ps(rq + p * 16));
+            }
+        }
+        if (HL) {
+            const float* rq = t->res + QF * t->yBlockStride;
+#pragma GCC unroll 16
+            for (int p = 0; p < P; ++p) {
+                acc.h[p] = _mm256_add_ps(acc.h[p], _mm256_loadu_ps(rq + p * 16));
+            }
+        }
+    }
     const GemmPost* post = t->post;
     if (post && post->act == 1) {
         clampTile<false>(acc, 0.0f, 0.0f);

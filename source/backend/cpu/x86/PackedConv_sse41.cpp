@@ -48,6 +48,16 @@ void pconvTile(const PackedConvTile* t) {
             }
         }
     }
+    if (t->res) {
+#pragma GCC unroll 16
+        for (int v = 0; v < V; ++v) {
+            const float* rq = t->res + (v / 4) * t->yBlockStride + (v % 4) * 4;
+#pragma GCC unroll 16
+            for (int p = 0; p < P; ++p) {
+                acc[p][v] = _mm_add_ps(acc[p][v], _mm_loadu_ps(rq + p * 16));
+            }
+        }
+    }
     const GemmPost* post = t->post;
     if (post && post->act == 1) {
         const __m128 zero = _mm_setzero_ps();
