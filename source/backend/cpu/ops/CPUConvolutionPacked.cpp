@@ -44,6 +44,9 @@ struct PcTileDesc {
 constexpr double kChunkInputBytes = 256.0 * 1024.0;
 constexpr size_t kPrefetchWeightBytes = 2u * 1024u * 1024u;  // weights beyond L2: prefetched by the tile kernel
 
+/** tasks per thread of the work index (contiguous ranges, claimed as threads come free) */
+constexpr int kTasksPerThread = 12;
+
 /** floats of the per-task buffer of a column tile (pcPMax * pcQMax * 16 must fit) */
 constexpr int kColumnTileFloats = 1024;
 
@@ -456,8 +459,11 @@ public:
         const int64_t total = (int64_t)mBatch * groups * mChunks * mChunkTiles;
         const double macs = (double)mBatch * outPlane * outBlocks * kCpuPack * mInChannels * kh * kw;
         const int64_t byWork = (int64_t)(macs / (1 << 17)) + 1;
-        mTasks =
-            (int)std::max<int64_t>(1, std::min<int64_t>({total, (int64_t)(threads > 1 ? 4 * threads : 1), byWork}));
+        // 12 tasks per thread (was 4): a worker the system deschedules mid-task holds back less of the
+        // op (2 threads, per-op sums A/B in one process: resnet50 -3..5%, mobilenet_v2 / efficientnet /
+        // squeezenet -1..1.6%)
+        mTasks = (int)std::max<int64_t>(
+            1, std::min<int64_t>({total, (int64_t)(threads > 1 ? kTasksPerThread * threads : 1), byWork}));
         mScaleImages = 0;
         if (mScaleInput) {
             // S [1 or N, C, 1, 1] (checked by shape inference): the weights scaled per image into scratch
