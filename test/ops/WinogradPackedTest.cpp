@@ -182,6 +182,55 @@ Prepared prepare(const Case& c, unsigned seed) {
     return p;
 }
 
+/**
+ * a window's case on every tier at 1-2 threads: each forced m at Precision_Normal runs F(m, r) where
+ * alpha = m + r - 1 <= 8 (named with the window for 1-D ones) and direct otherwise; the choice at
+ * Precision_Normal stays within F(alpha 8)'s tolerance; Precision_High takes alpha 4 only (windows
+ * of more than 3 taps run direct)
+ */
+void checkWindowOnEveryTier(const Case& c, unsigned seed, const std::string& name) {
+    const int r = std::max(c.k, windowW(c));
+    const std::string window = c.kw ? " " + std::to_string(c.k) + "x" + std::to_string(c.kw) + " " : std::string(" ");
+    const Prepared p = prepare(c, seed);
+    ASSERT_EQ(p.ref.code, NO_ERROR) << name;
+    ASSERT_FALSE(p.ref.b.empty()) << name;
+    const int best = (int)cpuFeatures().best;
+    for (int tier = 0; tier <= best; ++tier) {
+        cpuSetTierOverride(tier);
+        const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+        for (int threads = 1; threads <= 2; ++threads) {
+            for (int m : {2, 4, 6}) {
+                const std::string algo = "winograd" + std::to_string(m);
+                const PwRun run =
+                    runCase(p.model, p.x.get(), "packed", threads, algo.c_str(), BackendConfig::Precision_Normal);
+                const std::string where =
+                    name + " " + algo + " tier " + cpuTierName((CPUTier)tier) + " threads " + std::to_string(threads);
+                ASSERT_EQ(run.code, NO_ERROR) << where;
+                if (m + r - 1 <= 8) {
+                    EXPECT_EQ(run.algorithm, "packed-winograd F(" + std::to_string(m) + "," + std::to_string(r) + ")" +
+                                                 window + f.pwinoName + " " + f.packedConvName)
+                        << where;
+                    EXPECT_TRUE(close(run, p.ref, c, m)) << where;
+                } else {
+                    EXPECT_EQ(run.algorithm.rfind("packed-winograd", 0), std::string::npos)
+                        << where << " " << run.algorithm;
+                    EXPECT_TRUE(close(run, p.ref, c, 2)) << where;
+                }
+            }
+            const PwRun normal = runCase(p.model, p.x.get(), "packed", threads, "", BackendConfig::Precision_Normal);
+            ASSERT_EQ(normal.code, NO_ERROR);
+            EXPECT_TRUE(close(normal, p.ref, c, 8 - r + 1)) << name << " normal " << normal.algorithm;
+            const PwRun high = runCase(p.model, p.x.get(), "packed", threads, "", BackendConfig::Precision_High);
+            ASSERT_EQ(high.code, NO_ERROR);
+            if (r > 3) {
+                EXPECT_EQ(high.algorithm.rfind("packed-winograd", 0), std::string::npos) << high.algorithm;
+            }
+            EXPECT_TRUE(close(high, p.ref, c, 2)) << name << " high " << high.algorithm;
+        }
+    }
+    cpuSetTierOverride(-1);
+}
+
 }  // namespace
 
 TEST(WinogradPacked, EveryTileSizeMatchesReferenceOnEveryTierAndThreadCount) {
@@ -273,45 +322,8 @@ TEST(WinogradPacked, FiveByFiveWindowsMatchReference) {
         {Chain::PLAIN_OUT, 1, 24, 17, 5, 7, {0, 0, 0, 0}, A::SILU, 5},
         {Chain::PLAIN_IN, 1, 3, 16, 9, 9, {2, 2, 2, 2}, A::CLIP, 5},
     };
-    const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < all.size(); ++ci) {
-        const Case& c = all[ci];
-        const Prepared p = prepare(c, 300 + (unsigned)ci);
-        const auto& model = p.model;
-        const auto& x = p.x;
-        const PwRun& ref = p.ref;
-        ASSERT_EQ(ref.code, NO_ERROR) << "case " << ci;
-        for (int tier = 0; tier <= best; ++tier) {
-            cpuSetTierOverride(tier);
-            const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
-            for (int threads = 1; threads <= 2; ++threads) {
-                for (int m : {2, 4, 6}) {
-                    const std::string algo = "winograd" + std::to_string(m);
-                    const PwRun r = runCase(model, x.get(), "packed", threads, algo.c_str(),
-                                            BackendConfig::Precision_Normal);
-                    const std::string where = "case " + std::to_string(ci) + " " + algo + " tier " +
-                                              cpuTierName((CPUTier)tier) + " threads " + std::to_string(threads);
-                    ASSERT_EQ(r.code, NO_ERROR) << where;
-                    if (m < 6) {
-                        EXPECT_EQ(r.algorithm, "packed-winograd F(" + std::to_string(m) + ",5) " + f.pwinoName + " " +
-                                                   f.packedConvName)
-                            << where;
-                        EXPECT_TRUE(close(r, ref, c, m)) << where;
-                    } else {
-                        EXPECT_EQ(r.algorithm.rfind("packed-winograd", 0), std::string::npos) << where << " " << r.algorithm;
-                        EXPECT_TRUE(close(r, ref, c, 2)) << where;
-                    }
-                }
-                const PwRun high = runCase(model, x.get(), "packed", threads, "", BackendConfig::Precision_High);
-                ASSERT_EQ(high.code, NO_ERROR);
-                EXPECT_EQ(high.algorithm.rfind("packed-winograd", 0), std::string::npos) << high.algorithm;
-                EXPECT_TRUE(close(high, ref, c, 2)) << "case " << ci << " high";
-                const PwRun normal = runCase(model, x.get(), "packed", threads, "", BackendConfig::Precision_Normal);
-                ASSERT_EQ(normal.code, NO_ERROR);
-                EXPECT_TRUE(close(normal, ref, c, 4)) << "case " << ci << " normal " << normal.algorithm;
-            }
-        }
-        cpuSetTierOverride(-1);
+        checkWindowOnEveryTier(all[ci], 300 + (unsigned)ci, "case " + std::to_string(ci));
     }
     // inception's branch5x5_2 shape: Winograd pays at Precision_Normal (the table's tier)
     const Case big{Chain::PACKED_BOTH, 1, 64, 48, 35, 35, {2, 2, 2, 2}, A::RELU, 5};
@@ -339,49 +351,8 @@ TEST(WinogradPacked, OneDimensionalWindowsMatchReference) {
         {Chain::PACKED_BOTH, 1, 20, 33, 10, 3, {5, 0, 1, 0}, A::RELU, 7, 1},
         {Chain::PACKED_BOTH, 1, 8, 16, 4, 7, {0, 0, 0, 0}, A::NONE, 1, 7},
     };
-    const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < all.size(); ++ci) {
-        const Case& c = all[ci];
-        const int r = std::max(c.k, windowW(c));
-        const std::string window = " " + std::to_string(c.k) + "x" + std::to_string(windowW(c)) + " ";
-        const Prepared p = prepare(c, 700 + (unsigned)ci);
-        ASSERT_EQ(p.ref.code, NO_ERROR) << "case " << ci;
-        ASSERT_FALSE(p.ref.b.empty()) << "case " << ci;
-        for (int tier = 0; tier <= best; ++tier) {
-            cpuSetTierOverride(tier);
-            const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
-            for (int threads = 1; threads <= 2; ++threads) {
-                for (int m : {2, 4, 6}) {
-                    const std::string algo = "winograd" + std::to_string(m);
-                    const PwRun run =
-                        runCase(p.model, p.x.get(), "packed", threads, algo.c_str(), BackendConfig::Precision_Normal);
-                    const std::string where = "case " + std::to_string(ci) + " " + algo + " tier " +
-                                              cpuTierName((CPUTier)tier) + " threads " + std::to_string(threads);
-                    ASSERT_EQ(run.code, NO_ERROR) << where;
-                    if (m + r - 1 <= 8) {
-                        EXPECT_EQ(run.algorithm, "packed-winograd F(" + std::to_string(m) + "," + std::to_string(r) +
-                                                     ")" + window + f.pwinoName + " " + f.packedConvName)
-                            << where;
-                        EXPECT_TRUE(close(run, p.ref, c, m)) << where;
-                    } else {
-                        EXPECT_EQ(run.algorithm.rfind("packed-winograd", 0), std::string::npos) << where;
-                        EXPECT_TRUE(close(run, p.ref, c, 2)) << where;
-                    }
-                }
-                const PwRun normal =
-                    runCase(p.model, p.x.get(), "packed", threads, "", BackendConfig::Precision_Normal);
-                ASSERT_EQ(normal.code, NO_ERROR);
-                EXPECT_TRUE(close(normal, p.ref, c, 8 - r + 1)) << "case " << ci << " normal " << normal.algorithm;
-                // Precision_High: alpha 4 only (F(2,3)); 5- and 7-tap windows run direct
-                const PwRun high = runCase(p.model, p.x.get(), "packed", threads, "", BackendConfig::Precision_High);
-                ASSERT_EQ(high.code, NO_ERROR);
-                if (r > 3) {
-                    EXPECT_EQ(high.algorithm.rfind("packed-winograd", 0), std::string::npos) << high.algorithm;
-                }
-                EXPECT_TRUE(close(high, p.ref, c, 2)) << "case " << ci << " high " << high.algorithm;
-            }
-        }
-        cpuSetTierOverride(-1);
+        checkWindowOnEveryTier(all[ci], 700 + (unsigned)ci, "case " + std::to_string(ci));
     }
     // inception_v3's Mixed_6 shape (17x17, 1x7 and 7x1): the 1-D F(2,7) pays at Precision_Normal
     for (int vertical = 0; vertical < 2; ++vertical) {

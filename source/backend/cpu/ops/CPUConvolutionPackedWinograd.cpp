@@ -351,13 +351,13 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
             for (int t = t0; t < t0 + count;) {
                 const int ty = t / w.mTilesX, tx = t % w.mTilesX;
                 const int n = std::min(t0 + count - t, w.mTilesX - tx);
+                const float* xk = xb + kb * inPlane;
+                const int iy0 = ty * tileY - w.mPadTop, ix0 = tx * tileX - w.mPadLeft;
                 float* vt = v + kb * blk + (int64_t)(t - t0) * 16;
                 if (w.mAxis == 0) {
-                    f.pwinoInput(xb + kb * inPlane, w.mIh, w.mIw, ty * m - w.mPadTop, tx * m - w.mPadLeft, m, n,
-                                 w.mBt.data(), alpha, vt, vE);
+                    f.pwinoInput(xk, w.mIh, w.mIw, iy0, ix0, m, n, w.mBt.data(), alpha, vt, vE);
                 } else {
-                    f.pwinoInput1d(xb + kb * inPlane, w.mIh, w.mIw, ty * tileY - w.mPadTop, tx * tileX - w.mPadLeft, m,
-                                   n, vertical, w.mBt.data(), alpha, vt, vE);
+                    f.pwinoInput1d(xk, w.mIh, w.mIw, iy0, ix0, m, n, vertical, w.mBt.data(), alpha, vt, vE);
                 }
                 t += n;
             }
