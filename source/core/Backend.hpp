@@ -68,6 +68,21 @@ public:
 
     virtual bool onAcquireBuffer(Tensor* tensor, StorageType storage) = 0;
     virtual bool onReleaseBuffer(Tensor* tensor, StorageType storage) = 0;
+    /** whether onAcquireView works in the current plan (a backend with a planned host arena) */
+    virtual bool onViewSupport() const {
+        return false;
+    }
+    /**
+     * plans `view` as the bytes [byteOffset, byteOffset + byteSize(view)) of `parent`, a DYNAMIC
+     * tensor acquired in this plan and not yet released (the Session writes a Concat's inputs in
+     * place this way); releasing the view frees nothing. Only where onViewSupport() is true.
+     */
+    virtual bool onAcquireView(Tensor* view, Tensor* parent, int64_t byteOffset) {
+        (void)view;
+        (void)parent;
+        (void)byteOffset;
+        return false;
+    }
     /** frees every DYNAMIC buffer (before a new plan) */
     virtual void onClearBuffer() = 0;
 

@@ -8,6 +8,8 @@
 #include "Registry.hpp"
 #include "TensorUtils.hpp"
 #include "backend/cpu/CPUBackend.hpp"
+#include "ArenaPlanner.hpp"
+#include "shape/ShapeUtils.hpp"
 
 namespace MNN {
 
@@ -849,6 +851,91 @@ void Session::assignLayouts() {
     }
 }
 
+/**
+ * Concats written in place: a Concat whose inputs are each read by it alone, made by units of its
+ * backend, and lie in its output as contiguous byte ranges (every axis before the concatenated one
+ * of extent 1; on a packed layout each input starting on a whole block) gets its inputs planned as
+ * views into its output (Backend::onAcquireView) and does not run. viewParent / viewOffset: per
+ * tensor, the Concat output it is a view of (-1: none) and at which byte. MNN_CONCAT_VIEWS=0 turns
+ * it off.
+ */
+void Session::planConcatViews(const std::vector<int>& lastUse, std::vector<int>* viewParent,
+                              std::vector<int64_t>* viewOffset) {
+    const int tensorCount = (int)mTensors.size();
+    viewParent->assign(tensorCount, -1);
+    viewOffset->assign(tensorCount, 0);
+    for (auto& up : mUnits) {
+        up->elided = false;
+    }
+    const char* env = ::getenv("MNN_CONCAT_VIEWS");
+    if (env && ::strcmp(env, "0") == 0) {
+        return;
+    }
+    std::vector<int> uses(tensorCount, 0);
+    for (auto& up : mUnits) {
+        for (size_t j = 0; j < up->inputIdx.size(); ++j) {
+            int i = up->inputIdx[j];
+            if (i >= 0) {
+                ++uses[i];
+            }
+        }
+    }
+    for (size_t k = 0; k < mUnits.size(); ++k) {
+        auto& u = *mUnits[k];
+        if (u.op->type() != Schema::OpType::Concat || u.outputs.size() != 1 || u.inputIdx.empty() ||
+            !u.backend->onViewSupport()) {
+            continue;
+        }
+        const int yIdx = u.outputIdx[0];
+        const Tensor* y = u.outputs[0];
+        const int rank = y->dimensions();
+        auto p = u.op->param_as_AxisParam();
+        const int axis = ShapeUtils::normalizeAxis(p ? p->axis() : 0, rank);
+        if (axis < 0 || (*viewParent)[yIdx] >= 0) {
+            continue;
+        }
+        const auto yDes = TensorUtils::describe(y);
+        const bool packed = y->getDimensionType() == Tensor::CAFFE_C4;
+        const int pack = packed ? (yDes->pack > 0 ? yDes->pack : 4) : 1;
+        int64_t outer = 1, inner = 1;
+        for (int d = 0; d < rank; ++d) {
+            if (d < axis) {
+                outer *= y->length(d);
+            } else if (d > axis) {
+                inner *= y->length(d);
+            }
+        }
+        const int64_t bytes = y->getType().bytes();
+        bool ok = outer == 1 && (!packed || axis == 1) && bytes > 0;
+        int64_t along = 0;
+        std::vector<int64_t> offsets;
+        for (size_t j = 0; ok && j < u.inputIdx.size(); ++j) {
+            const int t = u.inputIdx[j];
+            const Tensor* x = u.inputs[j];
+            ok = t >= 0 && t != yIdx && mProducer[t] >= 0 && uses[t] == 1 && lastUse[t] == (int)k &&
+                 (*viewParent)[t] < 0 && TensorUtils::describe(x)->usage == Tensor::InsideDescribe::NORMAL &&
+                 mSaved.count(t) == 0 && mUnits[mProducer[t]]->backend == u.backend && !mUnits[mProducer[t]]->elided &&
+                 x->getType() == y->getType() && x->dimensions() == rank &&
+                 x->getDimensionType() == y->getDimensionType() &&
+                 (!packed || TensorUtils::describe(x)->pack == yDes->pack) && along % pack == 0;
+            const int64_t offset = along * inner * bytes;
+            ok = ok && offset % ArenaPlanner::kAlign == 0;
+            if (ok) {
+                offsets.push_back(offset);
+                along += x->length(axis);
+            }
+        }
+        if (!ok || along != y->length(axis)) {
+            continue;
+        }
+        u.elided = true;
+        for (size_t j = 0; j < u.inputIdx.size(); ++j) {
+            (*viewParent)[u.inputIdx[j]] = yIdx;
+            (*viewOffset)[u.inputIdx[j]] = offsets[j];
+        }
+    }
+}
+
 ErrorCode Session::planMemory() {
     std::vector<Backend*> backends;
     for (auto& b : mBackends) {
@@ -889,16 +976,35 @@ ErrorCode Session::planMemory() {
         auto usage = TensorUtils::describe(mTensors[t].get())->usage;
         return usage == Tensor::InsideDescribe::NORMAL && mSaved.count(t) == 0;
     };
+    std::vector<int> viewParent;
+    std::vector<int64_t> viewOffset;
+    planConcatViews(lastUse, &viewParent, &viewOffset);
+    std::vector<char> acquired(tensorCount, 0);  // a Concat output acquired early for its views
     for (size_t k = 0; k < mUnits.size(); ++k) {
         auto& u = *mUnits[k];
-        for (auto o : u.outputs) {
-            if (!u.backend->onAcquireBuffer(o, Backend::DYNAMIC)) {
+        for (size_t j = 0; j < u.outputs.size(); ++j) {
+            Tensor* o = u.outputs[j];
+            const int oi = u.outputIdx[j];
+            const int parent = viewParent[oi];
+            bool ok = true;
+            if (parent >= 0) {
+                // an elided Concat's input: its output is acquired with the first of them
+                Tensor* y = mTensors[parent].get();
+                if (!acquired[parent]) {
+                    ok = u.backend->onAcquireBuffer(y, Backend::DYNAMIC);
+                    acquired[parent] = 1;
+                }
+                ok = ok && u.backend->onAcquireView(o, y, viewOffset[oi]);
+            } else if (!acquired[oi]) {
+                ok = u.backend->onAcquireBuffer(o, Backend::DYNAMIC);
+            }
+            if (!ok) {
                 MNN_ERROR("op %s: cannot plan memory for output %s (%s)\n", opName(u.op),
                           TensorUtils::describe(o)->name.c_str(), TensorUtils::shapeString(o).c_str());
                 return OUT_OF_MEMORY;
             }
         }
-        auto code = u.execution->onResize(u.inputs, u.outputs);
+        auto code = u.elided ? NO_ERROR : u.execution->onResize(u.inputs, u.outputs);
         if (code != NO_ERROR) {
             MNN_ERROR("op %s (%s): resize failed with code %d\n", opName(u.op), opTypeName(u.op->type()), (int)code);
             return code;
@@ -992,7 +1098,8 @@ ErrorCode Session::run(const TensorCallBackWithInfo* before, const TensorCallBac
                 continue;
             }
         }
-        auto code = u.execution->onExecute(u.inputs, u.outputs);
+        // an elided Concat: its producers wrote its output in place
+        auto code = u.elided ? NO_ERROR : u.execution->onExecute(u.inputs, u.outputs);
         if (code != NO_ERROR) {
             MNN_ERROR("op %s (%s): execution failed with code %d\n", opName(u.op), opTypeName(u.op->type()), (int)code);
             result = code;

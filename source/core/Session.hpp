@@ -110,6 +110,8 @@ private:
                     bool* failed);
     bool valuesChanged() const;
     ErrorCode planMemory();
+    void planConcatViews(const std::vector<int>& lastUse, std::vector<int>* viewParent,
+                         std::vector<int64_t>* viewOffset);
     /** decides which tensors are packed (after shapes are known, before Executions are made) */
     void assignLayouts();
     /** every backend forgets its memory plan */

@@ -7,12 +7,17 @@
 namespace MNN {
 namespace SessionIntrospect {
 
+const char* const kInPlaceConcat = "in-place (inputs are views of the output)";
+
 const char* algorithmOf(const Session* session, const std::string& opName) {
     if (!session) {
         return nullptr;
     }
     for (auto& u : session->units()) {
         if (u->op && u->op->name() && u->op->name()->str() == opName) {
+            if (u->elided) {
+                return kInPlaceConcat;
+            }
             return u->execution ? u->execution->algorithm() : nullptr;
         }
     }
@@ -30,7 +35,7 @@ std::vector<OpSummary> ops(const Session* session) {
             s.name = u->op->name() ? u->op->name()->str() : "";
             s.type = opTypeName(u->op->type());
         }
-        s.algorithm = u->execution ? u->execution->algorithm() : "";
+        s.algorithm = u->elided ? kInPlaceConcat : u->execution ? u->execution->algorithm() : "";
         s.flops = u->flops;
         s.forwardType = u->backend ? (int)u->backend->type() : -1;
         for (auto t : u->inputs) {

@@ -32,6 +32,12 @@ struct OpSummary {
     std::vector<std::string> outputLayouts;
 };
 
+/**
+ * the algorithm of a Concat the Session runs in place: its producers write their outputs into its
+ * output (views planned by Backend::onAcquireView), nothing runs for it
+ */
+extern const char* const kInPlaceConcat;
+
 /** the algorithm chosen for the op named `opName`; nullptr when there is no such op or no Execution */
 const char* algorithmOf(const Session* session, const std::string& opName);
 

@@ -21,6 +21,11 @@ struct Session::Unit {
     /** packed (1) / plain (0) per input then output at the last resize; a change remakes the Execution */
     std::vector<char> layout;
     double flops = 0;
+    /**
+     * a Concat whose inputs were planned as views into its output (Session::planConcatViews): its
+     * producers write the output in place, nothing runs for it
+     */
+    bool elided = false;
 };
 
 }  // namespace MNN

@@ -104,6 +104,22 @@ bool CPUBackend::onAcquireBuffer(Tensor* tensor, StorageType storage) {
     return true;
 }
 
+bool CPUBackend::onAcquireView(Tensor* view, Tensor* parent, int64_t byteOffset) {
+    auto it = mPlanned.find(parent);
+    if (mImmediate || it == mPlanned.end() || byteOffset < 0 || byteOffset % ArenaPlanner::kAlign != 0 ||
+        byteOffset + TensorUtils::byteSize(view) > TensorUtils::byteSize(parent)) {
+        MNN_ERROR("CPU backend: tensor %s cannot be a view at byte %lld of %s\n",
+                  TensorUtils::describe(view)->name.c_str(), (long long)byteOffset,
+                  TensorUtils::describe(parent)->name.c_str());
+        return false;
+    }
+    TensorUtils::freeHost(view);
+    mViews[view] = it->second + byteOffset;
+    TensorUtils::describe(view)->arenaOffset = it->second + byteOffset;
+    TensorUtils::describe(view)->backend = this;
+    return true;
+}
+
 bool CPUBackend::onReleaseBuffer(Tensor* tensor, StorageType storage) {
     if (storage == STATIC) {
         auto it = mStatic.find(tensor);
@@ -116,6 +132,9 @@ bool CPUBackend::onReleaseBuffer(Tensor* tensor, StorageType storage) {
     }
     if (mImmediate) {
         return true;  // freed with the tensor
+    }
+    if (mViews.count(tensor)) {
+        return true;  // its parent's bytes, freed with the parent
     }
     auto it = mPlanned.find(tensor);
     if (it == mPlanned.end()) {
@@ -131,6 +150,11 @@ void CPUBackend::onClearBuffer() {
         TensorUtils::describe(p.first)->arenaOffset = -1;
     }
     mPlanned.clear();
+    for (auto& p : mViews) {
+        p.first->buffer().host = nullptr;
+        TensorUtils::describe(p.first)->arenaOffset = -1;
+    }
+    mViews.clear();
     mPlanner.reset();
 }
 
@@ -159,6 +183,9 @@ ErrorCode CPUBackend::onResizeEnd() {
         mArenaAlloc = bytes;
     }
     for (auto& p : mPlanned) {
+        p.first->buffer().host = mArena + p.second;
+    }
+    for (auto& p : mViews) {
         p.first->buffer().host = mArena + p.second;
     }
     return NO_ERROR;

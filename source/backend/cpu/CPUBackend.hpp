@@ -44,6 +44,10 @@ public:
                         const Schema::Op* op) override;
     bool onAcquireBuffer(Tensor* tensor, StorageType storage) override;
     bool onReleaseBuffer(Tensor* tensor, StorageType storage) override;
+    bool onViewSupport() const override {
+        return !mImmediate;
+    }
+    bool onAcquireView(Tensor* view, Tensor* parent, int64_t byteOffset) override;
     void onClearBuffer() override;
     void onResizeBegin() override;
     ErrorCode onResizeEnd() override;
@@ -98,6 +102,7 @@ private:
     bool mImmediate = false;
     ArenaPlanner mPlanner;
     std::map<Tensor*, int64_t> mPlanned;  // DYNAMIC tensors of the current plan -> offset
+    std::map<Tensor*, int64_t> mViews;    // views into planned tensors (onAcquireView) -> offset
     uint8_t* mArena = nullptr;
     int64_t mArenaSize = 0;
     size_t mArenaAlloc = 0;              // bytes given to cpuAlloc for mArena
