@@ -859,8 +859,11 @@ void Session::assignLayouts() {
  * tensor, the Concat output it is a view of (-1: none) and at which byte. MNN_CONCAT_VIEWS=0 turns
  * it off.
  */
-void Session::planConcatViews(const std::vector<int>& lastUse, std::vector<int>* viewParent,
-                              std::vector<int64_t>* viewOffset) {
+bool Session::releasable(int t) const {
+    return TensorUtils::describe(mTensors[t].get())->usage == Tensor::InsideDescribe::NORMAL && mSaved.count(t) == 0;
+}
+
+void Session::planConcatViews(std::vector<int>* viewParent, std::vector<int64_t>* viewOffset) {
     const int tensorCount = (int)mTensors.size();
     viewParent->assign(tensorCount, -1);
     viewOffset->assign(tensorCount, 0);
@@ -912,9 +915,9 @@ void Session::planConcatViews(const std::vector<int>& lastUse, std::vector<int>*
         for (size_t j = 0; ok && j < u.inputIdx.size(); ++j) {
             const int t = u.inputIdx[j];
             const Tensor* x = u.inputs[j];
-            ok = t >= 0 && t != yIdx && mProducer[t] >= 0 && uses[t] == 1 && lastUse[t] == (int)k &&
-                 (*viewParent)[t] < 0 && TensorUtils::describe(x)->usage == Tensor::InsideDescribe::NORMAL &&
-                 mSaved.count(t) == 0 && mUnits[mProducer[t]]->backend == u.backend && !mUnits[mProducer[t]]->elided &&
+            // read by this Concat alone (once), made here by a unit of its backend that is no in-place Concat
+            ok = t >= 0 && t != yIdx && mProducer[t] >= 0 && uses[t] == 1 && (*viewParent)[t] < 0 && releasable(t) &&
+                 mUnits[mProducer[t]]->backend == u.backend && !mUnits[mProducer[t]]->elided &&
                  x->getType() == y->getType() && x->dimensions() == rank &&
                  x->getDimensionType() == y->getDimensionType() &&
                  (!packed || TensorUtils::describe(x)->pack == yDes->pack) && along % pack == 0;
@@ -972,13 +975,9 @@ ErrorCode Session::planMemory() {
             }
         }
     }
-    auto releasable = [&](int t) {
-        auto usage = TensorUtils::describe(mTensors[t].get())->usage;
-        return usage == Tensor::InsideDescribe::NORMAL && mSaved.count(t) == 0;
-    };
     std::vector<int> viewParent;
     std::vector<int64_t> viewOffset;
-    planConcatViews(lastUse, &viewParent, &viewOffset);
+    planConcatViews(&viewParent, &viewOffset);
     std::vector<char> acquired(tensorCount, 0);  // a Concat output acquired early for its views
     for (size_t k = 0; k < mUnits.size(); ++k) {
         auto& u = *mUnits[k];

@@ -110,8 +110,9 @@ private:
                     bool* failed);
     bool valuesChanged() const;
     ErrorCode planMemory();
-    void planConcatViews(const std::vector<int>& lastUse, std::vector<int>* viewParent,
-                         std::vector<int64_t>* viewOffset);
+    void planConcatViews(std::vector<int>* viewParent, std::vector<int64_t>* viewOffset);
+    /** a tensor the memory plan may free after its last reader (no constant, input or saved tensor) */
+    bool releasable(int t) const;
     /** decides which tensors are packed (after shapes are known, before Executions are made) */
     void assignLayouts();
     /** every backend forgets its memory plan */

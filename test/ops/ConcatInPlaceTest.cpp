@@ -5,7 +5,6 @@
 // a graph output, an unaligned packed offset, MNN_CONCAT_VIEWS=0), nested Concats, plain layouts,
 // a resize from batch 1 to 2 and back, and the activation memory saved.
 #include "PackedTestUtils.hpp"
-#include "core/Session.hpp"
 
 using namespace MNN;
 using namespace MNN::Test;
@@ -49,24 +48,16 @@ std::vector<uint8_t> concatModel(const std::vector<int>& widths, bool readTwice 
     return mb.finish();
 }
 
-/** the Concat's algorithm and the outputs against the reference, every tier, 1-3 threads */
+/**
+ * the Concat ("cat") runs in place or keeps its copy (the packed copy kernel, or the plain reference
+ * one), and the outputs match the reference on every tier at 1-3 threads
+ */
 void expectConcat(const std::vector<uint8_t>& model, int n, const char* layout, bool inPlace, unsigned seed) {
-    auto x = makeTensor({n, 3, 6, 5}, randomFloats((size_t)n * 3 * 6 * 5, seed));
-    auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
-    ASSERT_EQ(ref.code, NO_ERROR);
-    const int best = (int)cpuFeatures().best;
-    for (int tier = 0; tier <= best; ++tier) {
-        cpuSetTierOverride(tier);
-        for (int threads = 1; threads <= 3; ++threads) {
-            auto r = runWithLayout(model, {{"x", x.get()}}, layout, threads);
-            ASSERT_EQ(r.code, NO_ERROR);
-            EXPECT_EQ(r.algorithms["cat"] == SessionIntrospect::kInPlaceConcat, inPlace)
-                << layout << " n " << n << ": " << r.algorithms["cat"];
-            EXPECT_LT(maxRelativeDiff(r, ref), 1e-5)
-                << layout << " n " << n << " tier " << tier << " threads " << threads;
-        }
-    }
-    cpuSetTierOverride(-1);
+    const bool packed = strcmp(layout, "packed") == 0;
+    const char* algorithm = inPlace ? SessionIntrospect::kInPlaceConcat : packed ? "packed-concat" : "reference";
+    expectPackedMatchesReference(model, {n, 3, 6, 5},
+                                 packed ? std::vector<std::string>{"u"} : std::vector<std::string>{}, "cat", algorithm,
+                                 seed, layout);
 }
 
 }  // namespace

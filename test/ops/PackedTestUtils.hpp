@@ -133,11 +133,12 @@ inline double maxRelativeDiff(const LayoutRun& a, const LayoutRun& b) {
  * Runs `model` on random x (seeded) with the layout off (reference kernels) and then packed on every
  * ISA tier at 1-3 threads: the `packed` tensors must be NC16HW16, op's algorithm must start with
  * `algorithm` (a prefix: unaligned concats add their gather kernel, "packed-concat pgather__avx512"),
- * and the outputs must match the reference.
+ * and the outputs must match the reference. layout "plain" runs the fast plain kernels instead of
+ * the packed ones (MNN_LAYOUT, as runWithLayout).
  */
 inline void expectPackedMatchesReference(const std::vector<uint8_t>& model, const std::vector<int>& xDims,
                                          const std::vector<std::string>& packed, const std::string& op,
-                                         const std::string& algorithm, unsigned seed) {
+                                         const std::string& algorithm, unsigned seed, const char* layout = "packed") {
     size_t count = 1;
     for (auto d : xDims) {
         count *= (size_t)d;
@@ -149,7 +150,7 @@ inline void expectPackedMatchesReference(const std::vector<uint8_t>& model, cons
     for (int tier = 0; tier <= best; ++tier) {
         cpuSetTierOverride(tier);
         for (int threads = 1; threads <= 3; ++threads) {
-            auto r = runWithLayout(model, {{"x", x.get()}}, "packed", threads);
+            auto r = runWithLayout(model, {{"x", x.get()}}, layout, threads);
             ASSERT_EQ(r.code, NO_ERROR);
             for (auto& t : packed) {
                 EXPECT_EQ(r.layouts[t], "NC16HW16") << t;
