@@ -283,6 +283,9 @@ const std::vector<ResidualCase>& residualCases() {
         {1, 32, 64, 10, 10, 1, Act::RELU, false, true, true, "packed-residual"},       // resnet50: Relu after the Add
         {1, 128, 128, 12, 12, 3, Act::RELU, false, true, true, "packed-winograd"},     // resnet18: Winograd, wrapped
         {1, 17, 35, 8, 9, 1, Act::SILU, false, true, true, "packed-residual"},         // tails, SiLU after the sum
+        // resnet50's expanding 1x1 at K >= 512: K in slices, R and the activation with the last one
+        {1, 72, 600, 7, 9, 1, Act::RELU, false, true, true, "packed-residual-ksliced"},
+        {1, 40, 520, 5, 11, 1, Act::SILU, false, true, true, "packed-residual-ksliced"},
         {2, 8, 24, 6, 6, 1, Act::HARD_SWISH, true, true, false, ""},  // plain Y: wrapper, mixed layouts
         {1, 8, 24, 6, 6, 1, Act::RELU, false, false, true, ""},       // plain R (graph input)
     };
