@@ -113,12 +113,15 @@ std::vector<PcCase> cases() {
         // last chunk shorter)
         {1, 64, 64, 40, 40, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::RELU},
         {2, 32, 48, 48, 47, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::NONE},
-        // 1x1 with K >= 512 walks K in slices (packed-ksliced): K = 600 is 38 blocks (slices of 8, 8,
+        // 1x1 with K of 16 blocks or more walks K in slices (packed-ksliced): K = 600 is 38 blocks (slices of 8, 8,
         // 8, 8, 6, 8 lanes in the last block) with HardSwish after the last slice; subsampled stride
         // 2 at batch 2; a plane of several chunks with 72 outputs (a half-block last)
         {1, 600, 40, 9, 10, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::HARD_SWISH},
         {2, 520, 24, 9, 8, 1, 1, 2, 2, {0, 0, 0, 0}, 1, A::CLIP},
         {1, 512, 72, 24, 23, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::RELU},
+        // the bound: K = 241 is 16 blocks (two slices, one lane in the last block), K = 240 runs whole
+        {1, 241, 33, 7, 9, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE},
+        {1, 240, 33, 7, 9, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE},
     };
 }
 
@@ -138,7 +141,7 @@ void checkCase(const PcCase& c, int mode, size_t ci) {
         const std::string want = std::string("packed ") + f.packedConvName;
         // a plain input of fewer than 16 channels is read as NHWC
         const bool nhwc = mode == 1 && c.cin < 16;
-        const bool ksliced = c.kh == 1 && c.kw == 1 && c.cin >= 512;
+        const bool ksliced = c.kh == 1 && c.kw == 1 && (c.cin + 15) / 16 >= 16;  // K blocks
         const std::string wantConv = nhwc      ? std::string("packed-nhwc ") + f.packedConvName
                                      : ksliced ? std::string("packed-ksliced ") + f.packedConvName
                                                : want;

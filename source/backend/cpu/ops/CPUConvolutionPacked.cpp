@@ -42,14 +42,15 @@ struct PcTileDesc {
 
 /** input bytes of one image per chunk of tiles (L2 share) */
 constexpr double kChunkInputBytes = 256.0 * 1024.0;
-// 1x1 convolutions with K >= 512 walk K in slices of 128 channels (PackedConvJob::runSliced): a
+// 1x1 convolutions with K of 16 blocks or more (K > 240) walk K in slices of 128 channels (PackedConvJob::runSliced): a
 // slice of one output-block group's weights (8 KB per block) stays in L1 across a run of tiles
-// instead of the whole K x Q * 16 weights (32-128 KB at K = 512-2048) streaming from L2 for every
-// 6-position tile. The tiles' outputs are re-read once per slice, which pays only for long K:
-// resnet50's reducing 1x1 layers (K = 512-2048) ran 5-9% faster on Zen 3 (2026-11-26, session_ab,
-// 4 passes), those with K = 256 were neutral.
+// instead of the whole K x Q * 16 weights (16-128 KB at K = 256-2048) streaming from L2 for every
+// 6-position tile. The tiles' outputs are re-read once per slice. Zen 3, 2026-11-26 (session_ab,
+// one process): resnet50's sliced layers -5.6% at one thread, -7.1% at two; inception_v3's -5.2%
+// / -5.3%; slices of 64 or 256 channels were slower than 128; lowering the bound from 32 blocks to 16
+// took mobilenet_v3 another -2%, the others +-1%.
 constexpr int kKSliceBlocks = 8;
-constexpr int kKSliceMinBlocks = 32;
+constexpr int kKSliceMinBlocks = 16;
 constexpr size_t kPrefetchWeightBytes = 2u * 1024u * 1024u;  // weights beyond L2: prefetched by the tile kernel
 
 /** tasks per thread of the work index (contiguous ranges, claimed as threads come free) */
