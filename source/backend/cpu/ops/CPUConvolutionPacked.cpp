@@ -42,13 +42,13 @@ struct PcTileDesc {
 
 /** input bytes of one image per chunk of tiles (L2 share) */
 constexpr double kChunkInputBytes = 256.0 * 1024.0;
-// 1x1 convolutions with K of 16 blocks or more (K > 240) walk K in slices of 128 channels (PackedConvJob::runSliced): a
-// slice of one output-block group's weights (8 KB per block) stays in L1 across a run of tiles
-// instead of the whole K x Q * 16 weights (16-128 KB at K = 256-2048) streaming from L2 for every
-// 6-position tile. The tiles' outputs are re-read once per slice. Zen 3, 2026-11-26 (session_ab,
-// one process): resnet50's sliced layers -5.6% at one thread, -7.1% at two; inception_v3's -5.2%
-// / -5.3%; slices of 64 or 256 channels were slower than 128; lowering the bound from 32 blocks to 16
-// took mobilenet_v3 another -2%, the others +-1%.
+// 1x1 convolutions with K of 16 blocks or more (K > 240) walk K in slices of 128 channels
+// (PackedConvJob::runSliced): a slice of one output-block group's weights (8 KB per block) stays
+// in L1 across a run of tiles instead of the whole K x Q * 16 weights (16-128 KB at K = 256-2048)
+// streaming from L2 for every 6-position tile. The tiles' outputs are re-read once per slice.
+// Zen 3, 2026-11-26 (session_ab, one process): resnet50's sliced layers -5.6% at one thread, -7.1%
+// at two; inception_v3's -5.2% / -5.3%; slices of 64 or 256 channels were slower than 128;
+// lowering the bound from 32 blocks to 16 took mobilenet_v3 another -2%, the others +-1%.
 constexpr int kKSliceBlocks = 8;
 constexpr int kKSliceMinBlocks = 16;
 constexpr size_t kPrefetchWeightBytes = 2u * 1024u * 1024u;  // weights beyond L2: prefetched by the tile kernel
@@ -215,6 +215,28 @@ struct PackedConvJob {
     // K blocks per slice (kKSliceBlocks), or 0: the whole K per tile (runSliced)
     int kSlice = 0;
     /**
+     * the fields of `t` that place tile d of image n, output blocks [qb0, qb0 + Q), from K block kb0
+     * on; returns the tile's first output (and in *rt its residual, or null)
+     */
+    float* placeTile(PackedConvTile* t, const PcTileDesc& d, int n, int qb0, int kb0, const float** rt) const {
+        const PcTapList& l = lists[d.list];
+        const int Q = std::min(qMax, outBlocks - qb0);
+        const int64_t wSlice = (int64_t)kb0 * tapsAll * kCpuPack * Q * kCpuPack;  // weights before kb0
+        t->x = x + n * xImage + d.xOff + (int64_t)kb0 * xBlockStride;
+        t->tapOff = tapOff + l.start;
+        t->tapIdx = tapIdx + l.start;
+        t->taps = l.count;
+        t->w = wHalf ? nullptr : w + n * wImage + qb0 * wPerBlock + wSlice;
+        t->wHalf = wHalf ? wHalf + qb0 * wPerBlock + wSlice : nullptr;
+        t->bias = bias + qb0 * kCpuPack;
+        t->P = d.P;
+        t->Q = Q;
+        t->yLastLanes = qb0 + Q == outBlocks ? lastLanes : kCpuPack;
+        float* yt = y + n * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
+        *rt = res ? res + (yt - y) : nullptr;
+        return yt;
+    }
+    /**
      * A flat 1x1 / GEMM job (one tap list, no column tiles, float weights) with K in slices: for each
      * run of tiles of one chunk and output-block group, slice s of the weights (kSlice * 16 lanes x
      * Q * 16 channels, 8 KB per output block) is used by every tile of the run before slice s + 1,
@@ -237,7 +259,6 @@ struct PackedConvJob {
             const int n = (int)(r / chunks);
             const int64_t runEnd = std::min(i1, i - inChunk0 + chunkTiles);
             const int qb0 = g * qMax;
-            const int Q = std::min(qMax, outBlocks - qb0);
             for (int s0 = 0; s0 < kBlocks; s0 += kSlice) {
                 const int sb = std::min(kSlice, kBlocks - s0);
                 const bool last = s0 + sb >= kBlocks;
@@ -249,20 +270,8 @@ struct PackedConvJob {
                     if (tile >= tilesPerImage) {
                         continue;  // the last chunk's unused slots
                     }
-                    const PcTileDesc& d = tiles[tile];
-                    const PcTapList& l = lists[d.list];
-                    t.x = x + n * xImage + d.xOff + (int64_t)s0 * xBlockStride;
-                    t.tapOff = tapOff + l.start;
-                    t.tapIdx = tapIdx + l.start;
-                    t.taps = l.count;
-                    t.w = w + n * wImage + qb0 * wPerBlock + (int64_t)s0 * tapsAll * kCpuPack * Q * kCpuPack;
-                    t.wHalf = nullptr;
-                    t.bias = bias + qb0 * kCpuPack;
-                    float* yt = y + n * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
-                    t.P = d.P;
-                    t.Q = Q;
-                    t.yLastLanes = qb0 + Q == outBlocks ? lastLanes : kCpuPack;
-                    const float* rt = res ? res + (yt - y) : nullptr;
+                    const float* rt = nullptr;
+                    float* yt = placeTile(&t, tiles[tile], n, qb0, s0, &rt);
                     t.xPosStride = xRowStride;
                     t.y = yt;
                     t.yBlockStride = yBlockStride;
@@ -312,20 +321,8 @@ struct PackedConvJob {
                 continue;  // the last chunk's unused slots
             }
             const PcTileDesc& d = tiles[tile];
-            const int qb0 = gi * qMax;
-            const PcTapList& l = lists[d.list];
-            t.x = x + ni * xImage + d.xOff;
-            t.tapOff = tapOff + l.start;
-            t.tapIdx = tapIdx + l.start;
-            t.taps = l.count;
-            t.w = wHalf ? nullptr : w + ni * wImage + qb0 * wPerBlock;
-            t.wHalf = wHalf ? wHalf + qb0 * wPerBlock : nullptr;
-            t.bias = bias + qb0 * kCpuPack;
-            float* yt = y + ni * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
-            t.P = d.P;
-            t.Q = std::min(qMax, outBlocks - qb0);
-            t.yLastLanes = qb0 + t.Q == outBlocks ? lastLanes : kCpuPack;
-            const float* rt = res ? res + (yt - y) : nullptr;
+            const float* rt = nullptr;
+            float* yt = placeTile(&t, d, ni, gi * qMax, 0, &rt);
             if (!d.column) {
                 // R added in the tile's store, then the activation (rPost)
                 t.xPosStride = xRowStride;
