@@ -90,6 +90,53 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
     }
 }
 
+/**
+ * The common flat case (one tap at offset 0 of a single-tap layout: a 1x1 / GEMM tile or Winograd's
+ * products; positions 16 floats apart; float weights): the K blocks are walked by pointer
+ * increments, without the tap list, the lane count and the tile's fields read again per block
+ * (resnet50's 1x1 layers -4..10%, resnet50 -4%, squeezenet / shufflenet / efficientnet -3..5%,
+ * mobilenet_v2 -2% on Zen 3, per-op medians in one process, both orders). A last block of fewer
+ * than 16 lanes runs after the whole ones; weights beyond L2 are prefetched as in accumulateTile.
+ */
+template <int P, int V, bool PF>
+inline __attribute__((always_inline)) void accumulateFlat(const PackedConvTile* t, __m256 (&acc)[P][2]) {
+    const float* xb = t->x;
+    const float* wt = t->w;
+    const int64_t xbs = t->xBlockStride;
+    auto step = [&](int i) __attribute__((always_inline)) {
+        if (PF) {
+            _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * 16), _MM_HINT_T0);
+        }
+        __m256 wv[V];
+#pragma GCC unroll 2
+        for (int v = 0; v < V; ++v) {
+            wv[v] = _mm256_loadu_ps(wt + i * 16 + v * 8);
+        }
+#pragma GCC unroll 16
+        for (int p = 0; p < P; ++p) {
+            const __m256 xv = _mm256_broadcast_ss(xb + p * 16 + i);
+#pragma GCC unroll 2
+            for (int v = 0; v < V; ++v) {
+                acc[p][v] = _mm256_fmadd_ps(xv, wv[v], acc[p][v]);
+            }
+        }
+    };
+    const int whole = t->kLast == 16 ? t->kBlocks : t->kBlocks - 1;
+    for (int kb = 0; kb < whole; ++kb) {
+#pragma GCC unroll 4
+        for (int i = 0; i < 16; ++i) {
+            step(i);
+        }
+        xb += xbs;
+        wt += 256;
+    }
+    if (whole < t->kBlocks) {
+        for (int i = 0; i < t->kLast; ++i) {
+            step(i);
+        }
+    }
+}
+
 template <int P, bool H, bool HL>
 void pconvTile(const PackedConvTile* t) {
     constexpr int V = HL ? 1 : 2;  // vectors per position
@@ -115,7 +162,13 @@ void pconvTile(const PackedConvTile* t) {
     // positions 16 floats apart (1x1 stride 1, Winograd's products): broadcasts at constant offsets
     // (a runtime stride costs address arithmetic per step; 3-10% of resnet50 / squeezenet on Zen 3)
     const bool xs16 = t->xPosStride == 16;
-    if (t->prefetch) {
+    if (!H && xs16 && t->taps == 1 && t->tapsAll == 1 && t->tapOff[0] == 0 && t->tapIdx[0] == 0) {
+        if (t->prefetch) {
+            accumulateFlat<P, V, true>(t, acc);
+        } else {
+            accumulateFlat<P, V, false>(t, acc);
+        }
+    } else if (t->prefetch) {
         if (xs16) {
             accumulateTile<P, V, H, true, true>(t, acc);
         } else {
