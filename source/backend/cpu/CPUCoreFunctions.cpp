@@ -221,6 +221,7 @@ static void fillTables() {
             f.packedConvName = "pconv_6x16__avx2";
             f.pcPMax = 6;
             f.pcQMax = 1;
+            f.pcPMaxHalf = 12;
             f.pcHalfMaxP = 4;
             f.pcHalfTileP = 6;
             // benchmark/ab/fit_winograd_cost.py on Zen 3 (the 3x3 layers of resnet18 / 50,

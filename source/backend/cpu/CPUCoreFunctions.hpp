@@ -299,6 +299,7 @@ struct CPUCoreFunctions {
     const char* packedConvName = "";
     int pcPMax = 1;        // most positions per tile
     int pcQMax = 1;        // most 16-channel output blocks per tile
+    int pcPMaxHalf = 0;    // most positions of a tile of one block of at most 8 channels (0: pcPMax)
     int pcHalfMaxP = 0;    // GEMV-like products of at most this many positions per tile keep half weights (0: none)
     int pcHalfTileP = 0;   // most positions per tile the kernel takes with half weights (>= pcHalfMaxP)
     Packed3x3Costs pw3x3;  // the packed 3x3 choice's cost constants (defaults: Zen 4 / AVX-512)

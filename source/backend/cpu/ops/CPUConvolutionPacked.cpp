@@ -214,6 +214,24 @@ struct PackedConvJob {
     const GemmPost* rPost = nullptr;
     // K blocks per slice (kKSliceBlocks), or 0: the whole K per tile (runSliced)
     int kSlice = 0;
+    // the most positions of a tile whose block has at most 8 channels (pcPMaxHalf), or 0: the AVX2
+    // tile computes such a block as one ymm per position, 6 FMA chains bound by their latency at 6
+    // positions; two adjacent tiles run as one of up to 12 (24- and 40-channel 1x1 layers -1..8%)
+    int pMaxHalf = 0;
+    /** group g is one block of at most 8 channels, whose tiles may merge up to pMaxHalf positions */
+    bool halfGroup(int g) const {
+        return pMaxHalf > 0 && g == groups - 1 && outBlocks - g * qMax == 1;
+    }
+    /** tile k and the next run as one: both along rows, adjacent in the output and in the input */
+    bool mergesWithNext(int64_t k) const {
+        if (k + 1 >= tilesPerImage) {
+            return false;
+        }
+        const PcTileDesc& a = tiles[k];
+        const PcTileDesc& b = tiles[k + 1];
+        return !a.column && !b.column && a.list == b.list && a.P + b.P <= pMaxHalf && b.yPos == a.yPos + a.P &&
+               b.xOff == a.xOff + (int64_t)a.P * xRowStride;
+    }
     /**
      * the fields of `t` that place tile d of image n, output blocks [qb0, qb0 + Q), from K block kb0
      * on; returns the tile's first output (and in *rt its residual, or null)
@@ -262,6 +280,7 @@ struct PackedConvJob {
             const int Qg = std::min(qMax, outBlocks - qb0);
             const float* wg = w + n * wImage + qb0 * wPerBlock;  // this group's weights
             const int64_t runTiles = runEnd - i;
+            const bool half = halfGroup(g);
             for (int s0 = 0; s0 < kBlocks; s0 += kSlice) {
                 const int sb = std::min(kSlice, kBlocks - s0);
                 const bool last = s0 + sb >= kBlocks;
@@ -294,6 +313,10 @@ struct PackedConvJob {
                     }
                     const float* rt = nullptr;
                     float* yt = placeTile(&t, tiles[tile], n, qb0, s0, &rt);
+                    if (j + 1 < runEnd && half && mergesWithNext(tile)) {
+                        t.P += tiles[tile + 1].P;
+                        ++j;
+                    }
                     t.xPosStride = xRowStride;
                     t.y = yt;
                     t.yBlockStride = yBlockStride;
@@ -325,10 +348,7 @@ struct PackedConvJob {
         r /= groups;
         int64_t c = r % chunks;
         int n = (int)(r / chunks);
-        for (int64_t i = i0; i < i1; ++i) {
-            const int64_t tile = c * chunkTiles + inChunk;
-            const int gi = g;
-            const int ni = n;
+        auto advance = [&]() {
             if (++inChunk == chunkTiles) {
                 inChunk = 0;
                 if (++g == groups) {
@@ -339,12 +359,25 @@ struct PackedConvJob {
                     }
                 }
             }
+        };
+        for (int64_t i = i0; i < i1; ++i) {
+            const int64_t tile = c * chunkTiles + inChunk;
+            const int gi = g;
+            const int ni = n;
+            advance();
             if (tile >= tilesPerImage) {
                 continue;  // the last chunk's unused slots
             }
             const PcTileDesc& d = tiles[tile];
             const float* rt = nullptr;
             float* yt = placeTile(&t, d, ni, gi * qMax, 0, &rt);
+            // a half block's tile takes the next tile of its run too (inChunk != 0: the next index
+            // is the next tile of this chunk and group)
+            if (inChunk != 0 && i + 1 < i1 && halfGroup(gi) && mergesWithNext(tile)) {
+                t.P += tiles[tile + 1].P;
+                advance();
+                ++i;
+            }
             if (!d.column) {
                 // R added in the tile's store, then the activation (rPost)
                 t.xPosStride = xRowStride;
@@ -692,6 +725,7 @@ public:
         job.qMax = mFuncs->pcQMax;
         job.outBlocks = outBlocks;
         job.lastLanes = mOutChannels - (outBlocks - 1) * kCpuPack;
+        job.pMaxHalf = job.lastLanes <= 8 && mFuncs->pcPMaxHalf > mFuncs->pcPMax ? mFuncs->pcPMaxHalf : 0;
         job.groups = (outBlocks + job.qMax - 1) / job.qMax;
         job.tasks = mTasks;
         job.chunks = mChunks;

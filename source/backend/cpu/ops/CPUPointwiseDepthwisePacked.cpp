@@ -129,7 +129,10 @@ struct PwDwJob {
     // (buf); the tiles request nextLines lines of next (the next group's weights) between them
     void pointwiseRows(int n, int qb0, int Q, int r0, int r1, int lo, float* buf, const float* next,
                        int64_t nextLines) const {
-        const int pMax = f->pcPMax;
+        const int lastLanes = p->e - (p->midBlocks - 1) * kCpuPack;
+        // a group of one block of at most 8 channels takes longer tiles (pcPMaxHalf)
+        const bool half = Q == 1 && qb0 + 1 == p->midBlocks && lastLanes <= 8 && f->pcPMaxHalf > f->pcPMax;
+        const int pMax = half ? f->pcPMaxHalf : f->pcPMax;
         const int64_t count = (int64_t)(r1 - r0) * p->w;
         const int64_t pieces = (count + pMax - 1) / pMax;
         static const int32_t zeroTap = 0;

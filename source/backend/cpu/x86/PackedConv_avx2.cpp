@@ -17,6 +17,7 @@ namespace {
 #include "backend/cpu/x86/Avx2Math.inl"
 
 constexpr int kPMax = 6;
+constexpr int kPMaxHalf = 12;         // positions of a tile whose block is half (yLastLanes <= 8)
 constexpr int kPrefetchRows = 16;     // a row of 16 float weights is one cache line
 constexpr int kPrefetchRowsHalf = 8;  // half rows are 32 B: a line per two rows
 
@@ -243,14 +244,28 @@ const TileFn kTiles[2][2][kPMax] = {
     {MNN_PCONV_ROW(true, false), MNN_PCONV_ROW(true, true)},
 };
 #undef MNN_PCONV_ROW
+// a half block (one ymm per position) of 7..12 positions: 12 accumulators as a whole block's 6 x 2
+// (6 positions of one ymm are bound by the FMA latency: 6 chains)
+#define MNN_PCONV_HALF_ROW(H)                                                                        \
+    {                                                                                                \
+        pconvTile<7, H, true>, pconvTile<8, H, true>, pconvTile<9, H, true>, pconvTile<10, H, true>, \
+            pconvTile<11, H, true>, pconvTile<12, H, true>                                           \
+    }
+const TileFn kHalfTiles[2][kPMaxHalf - kPMax] = {MNN_PCONV_HALF_ROW(false), MNN_PCONV_HALF_ROW(true)};
+#undef MNN_PCONV_HALF_ROW
 
 }  // namespace
 
 void pconv_6x16__avx2(const PackedConvTile* tile) {
-    if (tile->P < 1 || tile->P > kPMax || tile->Q != 1) {
+    const bool half = tile->yLastLanes <= 8;
+    if (tile->P < 1 || tile->P > (half ? kPMaxHalf : kPMax) || tile->Q != 1) {
         return;
     }
-    kTiles[tile->wHalf ? 1 : 0][tile->yLastLanes <= 8 ? 1 : 0][tile->P - 1](tile);
+    if (tile->P > kPMax) {
+        kHalfTiles[tile->wHalf ? 1 : 0][tile->P - kPMax - 1](tile);
+        return;
+    }
+    kTiles[tile->wHalf ? 1 : 0][half ? 1 : 0][tile->P - 1](tile);
 }
 
 }  // namespace MNN
