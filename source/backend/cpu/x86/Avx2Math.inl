@@ -3,17 +3,21 @@
 /**
  * 8 sigmoids at once (AVX2 tier), the method of ewSigmoid16 (Avx512Math.inl) without AVX-512's
  * vscalefps / vrcp14ps: e = exp(-|x|) by ewExp's reduction (n = round(v log2 e), r = v - n ln 2 in
- * two parts) and the same degree-5 fit of e^r; 2^n (n in [-150, 0]) as two exponent-field factors
- * 2^(n >> 1) * 2^(n - (n >> 1)), each a normal float, so that denormal results are rounded once, as
- * in ewExp; 1 / (1 + e) by vrcpps (relative error <= 1.5 * 2^-12) and one Newton step (then ~1.3e-7;
+ * two parts) and the same degree-5 fit of e^r; 2^n (n in [-150, 0]) as 2^(n + 64), a normal float
+ * made from n's integer bits, times 2^-64, so that denormal results are rounded once, as in ewExp
+ * (n and its bits from one fused multiply-add with a magic constant); 1 / (1 + e) by vrcpps (relative error <= 1.5 * 2^-12) and one Newton step (then ~1.3e-7;
  * 1 + e is in [1, 2]); e / (1 + e) for negative x. NaN propagates: vmaxps returns its second operand
  * (NaN) and every later step keeps it.
  */
 static inline __m256 ewSigmoid8(__m256 x) {
     __m256 v = _mm256_or_ps(x, _mm256_set1_ps(-0.0f));  // -|x|: the sign bit set
     v = _mm256_max_ps(_mm256_set1_ps(-104.0f), v);
-    const __m256 n = _mm256_round_ps(_mm256_mul_ps(v, _mm256_set1_ps(1.44269504088896341f)),
-                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    // t = v log2 e + 1.5 * 2^23 + 191 rounds v log2 e to the nearest integer n (an ulp of t is 1), and
+    // t's low mantissa bits are then n + 191 (in [41, 191]): shifted into the exponent field they give
+    // 2^(n + 64), a normal float
+    const __m256 magic = _mm256_set1_ps(12582912.0f + 191.0f);
+    const __m256 t = _mm256_fmadd_ps(v, _mm256_set1_ps(1.44269504088896341f), magic);
+    const __m256 n = _mm256_sub_ps(t, magic);
     __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), v);
     r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
     __m256 p = _mm256_set1_ps(8.2976538688e-3f);
@@ -22,13 +26,9 @@ static inline __m256 ewSigmoid8(__m256 x) {
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.9998894334e-1f));
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(9.9999970198e-1f));
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0000001192e+0f));
-    const __m256i ni = _mm256_cvtps_epi32(n);
-    const __m256i n1 = _mm256_srai_epi32(ni, 1);
-    const __m256i n2 = _mm256_sub_epi32(ni, n1);
-    const __m256i bias = _mm256_set1_epi32(127);
-    const __m256 s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n1, bias), 23));
-    const __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n2, bias), 23));
-    const __m256 e = _mm256_mul_ps(_mm256_mul_ps(p, s1), s2);
+    const __m256 s = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(t), 23));
+    // p 2^(n + 64) is exact (a normal float); times 2^-64 it is rounded once, denormal results too
+    const __m256 e = _mm256_mul_ps(_mm256_mul_ps(p, s), _mm256_set1_ps(5.42101086242752217e-20f));
     const __m256 d = _mm256_add_ps(e, _mm256_set1_ps(1.0f));
     __m256 rc = _mm256_rcp_ps(d);
     rc = _mm256_mul_ps(rc, _mm256_fnmadd_ps(d, rc, _mm256_set1_ps(2.0f)));
