@@ -322,6 +322,14 @@ struct CPUCoreFunctions {
     const char* resizeName = "";               // e.g. "resize__avx512"
 };
 
+/**
+ * The most positions of a tile whose only output block has lastLanes (<= 8) channels, where the
+ * tier's kernel takes more than pcPMax there (pcPMaxHalf); 0 otherwise
+ */
+inline int halfBlockPMax(const CPUCoreFunctions& f, int lastLanes) {
+    return lastLanes <= 8 && f.pcPMaxHalf > f.pcPMax ? f.pcPMaxHalf : 0;
+}
+
 /** the table of the tier in use (cpuTier(), or the testing override) */
 const CPUCoreFunctions& cpuCoreFunctions();
 /** the table of tier t, clamped to the best tier this CPU has */

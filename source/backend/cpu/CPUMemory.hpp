@@ -50,6 +50,23 @@ struct LargeAllocator {
 template <class T>
 using LargeVector = std::vector<T, LargeAllocator<T>>;
 
+/**
+ * Data the next run of work will read (the next K slice's or output group's weights), requested
+ * into L1 a share at a time between the steps of the current run, so that it arrives while the
+ * current run computes: `lines` 64-byte lines from `base`, spread over `steps` calls of step().
+ */
+struct SpreadPrefetch {
+    const char* base = nullptr;
+    int64_t lines = 0, perStep = 0, done = 0;
+    SpreadPrefetch(const void* b, int64_t l, int64_t steps)
+        : base(static_cast<const char*>(b)), lines(l), perStep(steps > 0 ? (l + steps - 1) / steps : l) {}
+    void step() {
+        for (const int64_t e = done + perStep < lines ? done + perStep : lines; done < e; ++done) {
+            __builtin_prefetch(base + done * 64, 0, 3);
+        }
+    }
+};
+
 }  // namespace MNN
 
 #endif

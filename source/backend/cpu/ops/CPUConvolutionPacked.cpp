@@ -277,9 +277,6 @@ struct PackedConvJob {
             const int n = (int)(r / chunks);
             const int64_t runEnd = std::min(i1, i - inChunk0 + chunkTiles);
             const int qb0 = g * qMax;
-            const int Qg = std::min(qMax, outBlocks - qb0);
-            const float* wg = w + n * wImage + qb0 * wPerBlock;  // this group's weights
-            const int64_t runTiles = runEnd - i;
             const bool half = halfGroup(g);
             for (int s0 = 0; s0 < kBlocks; s0 += kSlice) {
                 const int sb = std::min(kSlice, kBlocks - s0);
@@ -288,25 +285,16 @@ struct PackedConvJob {
                 t.kLast = last ? kLast : kCpuPack;
                 t.accumulate = s0 == 0 ? 0 : 1;
                 // the next slice's weights (or the next group's first slice) are requested into L1
-                // a few lines per tile across this run, so that the next run finds them there
-                // rather than in L2 / L3 (mobilenet_v2's 7x7 and 14x14 layers -17..22%, resnet50's
-                // layer3 / layer4 1x1 layers -4..11% on Zen 3, per-op medians in one process)
-                const float* next = nullptr;
-                int64_t nextLines = 0;
-                if (!last) {
-                    next = wg + (int64_t)(s0 + sb) * kCpuPack * Qg * kCpuPack;
-                    nextLines = (int64_t)std::min(kSlice, kBlocks - s0 - sb) * Qg * kCpuPack;
-                } else {
-                    const int qn = qb0 + qMax < outBlocks ? qb0 + qMax : 0;
-                    next = w + n * wImage + qn * wPerBlock;
-                    nextLines = (int64_t)std::min(kSlice, kBlocks) * std::min(qMax, outBlocks - qn) * kCpuPack;
-                }
-                const int64_t perTile = (nextLines + runTiles - 1) / runTiles;
-                int64_t line = 0;
+                // a share per tile across this run, so that the next run finds them there rather
+                // than in L2 / L3 (mobilenet_v2's 7x7 and 14x14 layers -17..22%, resnet50's layer3 /
+                // layer4 1x1 layers -4..11% on Zen 3, per-op medians in one process)
+                const int qn = last ? (qb0 + qMax < outBlocks ? qb0 + qMax : 0) : qb0;
+                const int s1 = last ? 0 : s0 + sb;
+                const int Qn = std::min(qMax, outBlocks - qn);
+                SpreadPrefetch next(w + n * wImage + qn * wPerBlock + (int64_t)s1 * kCpuPack * Qn * kCpuPack,
+                                    (int64_t)std::min(kSlice, kBlocks - s1) * Qn * kCpuPack, runEnd - i);
                 for (int64_t j = i; j < runEnd; ++j) {
-                    for (const int64_t e = std::min(nextLines, line + perTile); line < e; ++line) {
-                        __builtin_prefetch(next + line * kCpuPack, 0, 3);  // a line: 16 floats
-                    }
+                    next.step();
                     const int64_t tile = c * chunkTiles + (j % chunkTiles);
                     if (tile >= tilesPerImage) {
                         continue;  // the last chunk's unused slots
@@ -316,6 +304,7 @@ struct PackedConvJob {
                     if (j + 1 < runEnd && half && mergesWithNext(tile)) {
                         t.P += tiles[tile + 1].P;
                         ++j;
+                        next.step();  // the merged tile's share too
                     }
                     t.xPosStride = xRowStride;
                     t.y = yt;
@@ -725,7 +714,7 @@ public:
         job.qMax = mFuncs->pcQMax;
         job.outBlocks = outBlocks;
         job.lastLanes = mOutChannels - (outBlocks - 1) * kCpuPack;
-        job.pMaxHalf = job.lastLanes <= 8 && mFuncs->pcPMaxHalf > mFuncs->pcPMax ? mFuncs->pcPMaxHalf : 0;
+        job.pMaxHalf = halfBlockPMax(*mFuncs, job.lastLanes);
         job.groups = (outBlocks + job.qMax - 1) / job.qMax;
         job.tasks = mTasks;
         job.chunks = mChunks;

@@ -129,10 +129,10 @@ struct PwDwJob {
     // (buf); the tiles request nextLines lines of next (the next group's weights) between them
     void pointwiseRows(int n, int qb0, int Q, int r0, int r1, int lo, float* buf, const float* next,
                        int64_t nextLines) const {
-        const int lastLanes = p->e - (p->midBlocks - 1) * kCpuPack;
-        // a group of one block of at most 8 channels takes longer tiles (pcPMaxHalf)
-        const bool half = Q == 1 && qb0 + 1 == p->midBlocks && lastLanes <= 8 && f->pcPMaxHalf > f->pcPMax;
-        const int pMax = half ? f->pcPMaxHalf : f->pcPMax;
+        // a group of one block of at most 8 channels may take longer tiles (pcPMaxHalf)
+        const int halfPMax =
+            Q == 1 && qb0 + 1 == p->midBlocks ? halfBlockPMax(*f, p->e - (p->midBlocks - 1) * kCpuPack) : 0;
+        const int pMax = halfPMax > 0 ? halfPMax : f->pcPMax;
         const int64_t count = (int64_t)(r1 - r0) * p->w;
         const int64_t pieces = (count + pMax - 1) / pMax;
         static const int32_t zeroTap = 0;
@@ -154,12 +154,9 @@ struct PwDwJob {
         const float* xr = x + ((int64_t)n * p->inBlocks * p->h + r0) * p->w * kCpuPack;
         float* yr = buf + (int64_t)(r0 - lo) * p->w * kCpuPack;
         int64_t pos = 0;
-        const int64_t perTile = (nextLines + pieces - 1) / pieces;
-        int64_t line = 0;
+        SpreadPrefetch prefetch(next, nextLines, pieces);
         for (int64_t k = 0; k < pieces; ++k) {
-            for (const int64_t e = std::min(nextLines, line + perTile); line < e; ++line) {
-                __builtin_prefetch(next + line * kCpuPack, 0, 3);
-            }
+            prefetch.step();
             const int P = (int)(count / pieces + (k < count % pieces ? 1 : 0));
             t.x = xr + pos * kCpuPack;
             t.y = yr + pos * kCpuPack;

@@ -5,8 +5,9 @@
  * vscalefps / vrcp14ps: e = exp(-|x|) by ewExp's reduction (n = round(v log2 e), r = v - n ln 2 in
  * two parts) and the same degree-5 fit of e^r; 2^n (n in [-150, 0]) as 2^(n + 64), a normal float
  * made from n's integer bits, times 2^-64, so that denormal results are rounded once, as in ewExp
- * (n and its bits from one fused multiply-add with a magic constant); 1 / (1 + e) by vrcpps (relative error <= 1.5 * 2^-12) and one Newton step (then ~1.3e-7;
- * 1 + e is in [1, 2]); e / (1 + e) for negative x. NaN propagates: vmaxps returns its second operand
+ * (n and its bits from one fused multiply-add with a magic constant); 1 / (1 + e) by vrcpps
+ * (relative error <= 1.5 * 2^-12) and one Newton step (then ~1.3e-7; 1 + e is in [1, 2]);
+ * e / (1 + e) for negative x. NaN propagates: vmaxps returns its second operand
  * (NaN) and every later step keeps it.
  */
 static inline __m256 ewSigmoid8(__m256 x) {

@@ -15,6 +15,7 @@ namespace MNN {
 namespace {
 
 #include "backend/cpu/x86/Avx2Math.inl"
+#include "backend/cpu/x86/PackedConvFlat.inl"
 
 constexpr int kPMax = 6;
 constexpr int kPMaxHalf = 12;         // positions of a tile whose block is half (yLastLanes <= 8)
@@ -31,9 +32,38 @@ inline __attribute__((always_inline)) __m256 loadWeights8(const float* w, const 
 }
 
 /**
- * P positions x V ymm (V = 2: the whole block, V = 1: its first 8 lanes, yLastLanes <= 8);
+ * One input lane i of a tap: P positions x V ymm (V = 2: the whole block, V = 1: its first 8 lanes,
+ * yLastLanes <= 8) += the lane's input (xt + p * xs + i) times its weight row (wt / wht + i * 16);
  * H: half weights; PF: prefetch the weights kPrefetchRows rows ahead
  */
+template <int P, int V, bool H, bool PF>
+inline __attribute__((always_inline)) void laneStep(const float* xt, int64_t xs, const float* wt, const uint16_t* wht,
+                                                    int i, __m256 (&acc)[P][2]) {
+    if (PF) {
+        if (H) {
+            if (i % 2 == 0) {
+                _mm_prefetch((const char*)(wht + (i + kPrefetchRowsHalf) * 16), _MM_HINT_T0);
+            }
+        } else {
+            _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * 16), _MM_HINT_T0);
+        }
+    }
+    __m256 wv[V];
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) {
+        wv[v] = loadWeights8<H>(wt, wht, i * 16 + v * 8);
+    }
+#pragma GCC unroll 16
+    for (int p = 0; p < P; ++p) {
+        const __m256 xv = _mm256_broadcast_ss(xt + p * xs + i);
+#pragma GCC unroll 2
+        for (int v = 0; v < V; ++v) {
+            acc[p][v] = _mm256_fmadd_ps(xv, wv[v], acc[p][v]);
+        }
+    }
+}
+
+/** acc += x * w over all input blocks and taps (laneStep); XS16: positions 16 floats apart */
 template <int P, int V, bool H, bool PF, bool XS16>
 inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* t, __m256 (&acc)[P][2]) {
     const int64_t xs = XS16 ? 16 : t->xPosStride;
@@ -46,28 +76,7 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
             const float* wt = H ? nullptr : t->w + wOff;
             const uint16_t* wht = H ? t->wHalf + wOff : nullptr;
             auto step = [&](int i) __attribute__((always_inline)) {
-                if (PF) {
-                    if (H) {
-                        if (i % 2 == 0) {
-                            _mm_prefetch((const char*)(wht + (i + kPrefetchRowsHalf) * 16), _MM_HINT_T0);
-                        }
-                    } else {
-                        _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * 16), _MM_HINT_T0);
-                    }
-                }
-                __m256 wv[V];
-#pragma GCC unroll 2
-                for (int v = 0; v < V; ++v) {
-                    wv[v] = loadWeights8<H>(wt, wht, i * 16 + v * 8);
-                }
-#pragma GCC unroll 16
-                for (int p = 0; p < P; ++p) {
-                    const __m256 xv = _mm256_broadcast_ss(xt + p * xs + i);
-#pragma GCC unroll 2
-                    for (int v = 0; v < V; ++v) {
-                        acc[p][v] = _mm256_fmadd_ps(xv, wv[v], acc[p][v]);
-                    }
-                }
+                laneStep<P, V, H, PF>(xt, xs, wt, wht, i, acc);
             };
             if (lanes == 16) {
                 // a whole block: a constant trip count, unrolled by 4 (constant offsets, fewer
@@ -91,51 +100,13 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
     }
 }
 
-/**
- * The common flat case (one tap at offset 0 of a single-tap layout: a 1x1 / GEMM tile or Winograd's
- * products; positions 16 floats apart; float weights): the K blocks are walked by pointer
- * increments, without the tap list, the lane count and the tile's fields read again per block
- * (resnet50's 1x1 layers -4..10%, resnet50 -4%, squeezenet / shufflenet / efficientnet -3..5%,
- * mobilenet_v2 -2% on Zen 3, per-op medians in one process, both orders). A last block of fewer
- * than 16 lanes runs after the whole ones; weights beyond L2 are prefetched as in accumulateTile.
- */
+/** acc += x * w for a flat tile (PackedConvFlat.inl) with float weights */
 template <int P, int V, bool PF>
 inline __attribute__((always_inline)) void accumulateFlat(const PackedConvTile* t, __m256 (&acc)[P][2]) {
-    const float* xb = t->x;
-    const float* wt = t->w;
-    const int64_t xbs = t->xBlockStride;
-    auto step = [&](int i) __attribute__((always_inline)) {
-        if (PF) {
-            _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * 16), _MM_HINT_T0);
-        }
-        __m256 wv[V];
-#pragma GCC unroll 2
-        for (int v = 0; v < V; ++v) {
-            wv[v] = _mm256_loadu_ps(wt + i * 16 + v * 8);
-        }
-#pragma GCC unroll 16
-        for (int p = 0; p < P; ++p) {
-            const __m256 xv = _mm256_broadcast_ss(xb + p * 16 + i);
-#pragma GCC unroll 2
-            for (int v = 0; v < V; ++v) {
-                acc[p][v] = _mm256_fmadd_ps(xv, wv[v], acc[p][v]);
-            }
-        }
-    };
-    const int whole = t->kLast == 16 ? t->kBlocks : t->kBlocks - 1;
-    for (int kb = 0; kb < whole; ++kb) {
-#pragma GCC unroll 4
-        for (int i = 0; i < 16; ++i) {
-            step(i);
-        }
-        xb += xbs;
-        wt += 256;
-    }
-    if (whole < t->kBlocks) {
-        for (int i = 0; i < t->kLast; ++i) {
-            step(i);
-        }
-    }
+    walkFlatK(
+        t, 16 * 16, [&](const float* xb, const float* wt, int i) __attribute__((always_inline)) {
+            laneStep<P, V, false, PF>(xb, 16, wt, nullptr, i, acc);
+        });
 }
 
 template <int P, bool H, bool HL>
@@ -163,7 +134,7 @@ void pconvTile(const PackedConvTile* t) {
     // positions 16 floats apart (1x1 stride 1, Winograd's products): broadcasts at constant offsets
     // (a runtime stride costs address arithmetic per step; 3-10% of resnet50 / squeezenet on Zen 3)
     const bool xs16 = t->xPosStride == 16;
-    if (!H && xs16 && t->taps == 1 && t->tapsAll == 1 && t->tapOff[0] == 0 && t->tapIdx[0] == 0) {
+    if (!H && isFlatTile(t)) {
         if (t->prefetch) {
             accumulateFlat<P, V, true>(t, acc);
         } else {

@@ -12,6 +12,7 @@ namespace MNN {
 namespace {
 
 #include "backend/cpu/x86/Avx512Math.inl"
+#include "backend/cpu/x86/PackedConvFlat.inl"
 
 constexpr int kPMax = 14;
 constexpr int kQMax = 2;
@@ -49,12 +50,58 @@ struct TileAcc {
     __m256 h[P];
 };
 
-// acc += x * w over all input blocks and taps; PF: the weights are fetched kPrefetchRows rows ahead
-// (they stream from L3 / memory where they outgrow L2: Winograd U of wide layers), a line per 16 lanes
-// (32 bytes per 16 lanes for H: half weights, t->wHalf)
+/**
+ * One input lane i of a tap: acc += the lane's input (xt + p * xs + i) times its weight row (wRow =
+ * Q * 16 floats at wt / wht + i * wRow); PF: the weights are fetched kPrefetchRows rows ahead (they
+ * stream from L3 / memory where they outgrow L2: Winograd U of wide layers), a line per 16 lanes
+ * (32 bytes per 16 lanes for H: half weights, t->wHalf)
+ */
+template <int P, int Q, bool PF, bool H, bool HL>
+inline __attribute__((always_inline)) void laneStep(const float* xt, int64_t xs, const float* wt, const uint16_t* wht,
+                                                    int i, TileAcc<P, Q, HL>& acc) {
+    constexpr int QF = TileAcc<P, Q, HL>::QF;
+    constexpr int64_t wRow = Q * 16;
+    __m512 wv[QF > 0 ? QF : 1];
+    __m256 wl;
+    if (PF) {
+#pragma GCC unroll 16
+        for (int q = 0; q < Q; ++q) {
+            if (H) {
+                if (q % 2 == 0) {
+                    _mm_prefetch((const char*)(wht + (i + kPrefetchRowsHalf) * wRow + q * 16), _MM_HINT_T0);
+                }
+            } else {
+                _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * wRow + q * 16), _MM_HINT_T0);
+            }
+        }
+    }
+#pragma GCC unroll 16
+    for (int q = 0; q < QF; ++q) {
+        wv[q] = loadWeights<H>(wt, wht, i * wRow + q * 16);
+    }
+    if (HL) {
+        wl = loadWeights8<H>(wt, wht, i * wRow + QF * 16);
+    }
+#pragma GCC unroll 16
+    for (int p = 0; p < P; ++p) {
+        if (QF > 0) {
+            const __m512 xv = _mm512_set1_ps(xt[p * xs + i]);
+#pragma GCC unroll 16
+            for (int q = 0; q < QF; ++q) {
+                acc.z[p][q] = _mm512_fmadd_ps(xv, wv[q], acc.z[p][q]);
+            }
+            if (HL) {
+                acc.h[p] = _mm256_fmadd_ps(_mm512_castps512_ps256(xv), wl, acc.h[p]);
+            }
+        } else {
+            acc.h[p] = _mm256_fmadd_ps(_mm256_broadcast_ss(xt + p * xs + i), wl, acc.h[p]);
+        }
+    }
+}
+
+// acc += x * w over all input blocks and taps (laneStep)
 template <int P, int Q, bool PF, bool H, bool HL, bool XS16>
 inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* t, TileAcc<P, Q, HL>& acc) {
-    constexpr int QF = TileAcc<P, Q, HL>::QF;
     const int64_t wRow = Q * 16;
     const int64_t xs = XS16 ? 16 : t->xPosStride;
     for (int kb = 0; kb < t->kBlocks; ++kb) {
@@ -66,107 +113,23 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
             const float* wt = H ? nullptr : t->w + wOff;
             const uint16_t* wht = H ? t->wHalf + wOff : nullptr;
             for (int i = 0; i < lanes; ++i) {
-                __m512 wv[QF > 0 ? QF : 1];
-                __m256 wl;
-                if (PF) {
-#pragma GCC unroll 16
-                    for (int q = 0; q < Q; ++q) {
-                        if (H) {
-                            if (q % 2 == 0) {
-                                _mm_prefetch((const char*)(wht + (i + kPrefetchRowsHalf) * wRow + q * 16), _MM_HINT_T0);
-                            }
-                        } else {
-                            _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * wRow + q * 16), _MM_HINT_T0);
-                        }
-                    }
-                }
-#pragma GCC unroll 16
-                for (int q = 0; q < QF; ++q) {
-                    wv[q] = loadWeights<H>(wt, wht, i * wRow + q * 16);
-                }
-                if (HL) {
-                    wl = loadWeights8<H>(wt, wht, i * wRow + QF * 16);
-                }
-#pragma GCC unroll 16
-                for (int p = 0; p < P; ++p) {
-                    if (QF > 0) {
-                        const __m512 xv = _mm512_set1_ps(xt[p * xs + i]);
-#pragma GCC unroll 16
-                        for (int q = 0; q < QF; ++q) {
-                            acc.z[p][q] = _mm512_fmadd_ps(xv, wv[q], acc.z[p][q]);
-                        }
-                        if (HL) {
-                            acc.h[p] = _mm256_fmadd_ps(_mm512_castps512_ps256(xv), wl, acc.h[p]);
-                        }
-                    } else {
-                        acc.h[p] = _mm256_fmadd_ps(_mm256_broadcast_ss(xt + p * xs + i), wl, acc.h[p]);
-                    }
-                }
+                laneStep<P, Q, PF, H, HL>(xt, xs, wt, wht, i, acc);
             }
         }
     }
 }
 
 /**
- * The common flat case (one tap at offset 0 of a single-tap layout: 1x1 / GEMM tiles, Winograd's
- * products; positions 16 floats apart; float weights): the K blocks walked by pointer increments,
- * a whole block as a constant trip count unrolled by 4, a last block of fewer lanes after the whole
- * ones (the AVX2 tile's accumulateFlat; on an Intel Xeon, per-op medians in one process, both
- * passes: mobilenet_v2 -1.5%, squeezenet -1%, shufflenet -2%; not measured on Zen 4)
+ * acc += x * w for a flat tile (PackedConvFlat.inl) with float weights (on an Intel Xeon, per-op
+ * medians in one process, both passes: mobilenet_v2 -1.5%, squeezenet -1%, shufflenet -2%; not
+ * measured on Zen 4)
  */
 template <int P, int Q, bool PF, bool HL>
 inline __attribute__((always_inline)) void accumulateFlat(const PackedConvTile* t, TileAcc<P, Q, HL>& acc) {
-    constexpr int QF = TileAcc<P, Q, HL>::QF;
-    constexpr int64_t wRow = Q * 16;
-    const float* xb = t->x;
-    const float* wt = t->w;
-    const int64_t xbs = t->xBlockStride;
-    auto step = [&](int i) __attribute__((always_inline)) {
-        if (PF) {
-#pragma GCC unroll 16
-            for (int q = 0; q < Q; ++q) {
-                _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * wRow + q * 16), _MM_HINT_T0);
-            }
-        }
-        __m512 wv[QF > 0 ? QF : 1];
-        __m256 wl;
-#pragma GCC unroll 16
-        for (int q = 0; q < QF; ++q) {
-            wv[q] = _mm512_loadu_ps(wt + i * wRow + q * 16);
-        }
-        if (HL) {
-            wl = _mm256_loadu_ps(wt + i * wRow + QF * 16);
-        }
-#pragma GCC unroll 16
-        for (int p = 0; p < P; ++p) {
-            if (QF > 0) {
-                const __m512 xv = _mm512_set1_ps(xb[p * 16 + i]);
-#pragma GCC unroll 16
-                for (int q = 0; q < QF; ++q) {
-                    acc.z[p][q] = _mm512_fmadd_ps(xv, wv[q], acc.z[p][q]);
-                }
-                if (HL) {
-                    acc.h[p] = _mm256_fmadd_ps(_mm512_castps512_ps256(xv), wl, acc.h[p]);
-                }
-            } else {
-                acc.h[p] = _mm256_fmadd_ps(_mm256_broadcast_ss(xb + p * 16 + i), wl, acc.h[p]);
-            }
-        }
-    };
-    const int whole = t->kLast == 16 ? t->kBlocks : t->kBlocks - 1;
-    for (int kb = 0; kb < whole; ++kb) {
-#pragma GCC unroll 4
-        for (int i = 0; i < 16; ++i) {
-            step(i);
-        }
-        xb += xbs;
-        wt += 16 * wRow;
-    }
-    if (whole < t->kBlocks) {
-        for (int i = 0; i < t->kLast; ++i) {
-            step(i);
-        }
-    }
+    walkFlatK(
+        t, 16 * Q * 16, [&](const float* xb, const float* wt, int i) __attribute__((always_inline)) {
+            laneStep<P, Q, PF, false, HL>(xb, 16, wt, nullptr, i, acc);
+        });
 }
 
 /** max(lo, min(hi, v)) over a tile's accumulators (relu: lo 0, hi +inf) */
@@ -242,7 +205,7 @@ void pconvTile(const PackedConvTile* t) {
     // (Intel Xeon, per-op medians in one process: mobilenet_v2 / squeezenet -2%, their 1x1 layers
     // -2..5%; not measured on Zen 4)
     const bool xs16 = t->xPosStride == 16;
-    if (!H && xs16 && t->taps == 1 && t->tapsAll == 1 && t->tapOff[0] == 0 && t->tapIdx[0] == 0) {
+    if (!H && isFlatTile(t)) {
         if (t->prefetch) {
             accumulateFlat<P, Q, true, HL>(t, acc);
         } else {
