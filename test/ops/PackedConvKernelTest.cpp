@@ -1,6 +1,7 @@
 // The packed-layout convolution tile kernels (PackedConvTile) of every ISA tier this CPU has against a
 // plain double loop: every P <= pcPMax and Q <= pcQMax, last-block lanes 1..16, a permuted subset of
-// taps, position strides 16 / 32, accumulate 0 / 1, fused activations 0..3, prefetch 0 / 1, output
+// taps, position strides 16 / 32, accumulate 0 / 1, fused activations 0..3, prefetch 0 / 1, 1..3 runs
+// of the tile along its positions (PackedConvTile::runs), output
 // channels in the last block (yLastLanes: skipped lanes must read 0) and half weights (wHalf) on the
 // tiers that take them. Input padding lanes,
 // weights of unused taps / lanes and the gaps between output blocks hold NaN or sentinels, so a
@@ -50,6 +51,7 @@ struct KernelCase {
     int prefetch = 0;     // PackedConvTile::prefetch (a hint: same results)
     bool half = false;    // weights through PackedConvTile::wHalf (the oracle uses the rounded weights)
     int yLastLanes = 16;  // PackedConvTile::yLastLanes: lanes at or past it in block Q - 1 hold the value or 0
+    int runs = 1;         // PackedConvTile::runs: P * runs positions
 };
 
 // the yLastLanes a case runs with, spread over the cases
@@ -63,7 +65,7 @@ std::string checkTile(const CPUCoreFunctions& f, const KernelCase& c, unsigned s
     const int tapsAll = 5;
     const int taps = 3;
     const int32_t tapIdx[taps] = {3, 0, 4};
-    const int P = c.P, Q = c.Q;
+    const int P = c.P * c.runs, Q = c.Q;  // positions of all runs
     // input: kBlocks blocks, each long enough for the widest tap offset plus P positions
     const int32_t tapOff[taps] = {0, 5 * 16, 2 * 16};
     const int64_t posSpan = (int64_t)(P - 1) * c.xs + 16;
@@ -132,7 +134,8 @@ std::string checkTile(const CPUCoreFunctions& f, const KernelCase& c, unsigned s
     t.bias = bias.data();
     t.y = y.data();
     t.yBlockStride = yBlockStride;
-    t.P = P;
+    t.P = c.P;
+    t.runs = c.runs;
     t.Q = Q;
     t.accumulate = c.accumulate;
     t.post = c.act ? &post : nullptr;
@@ -208,12 +211,13 @@ TEST(PackedConvKernel, EveryTierMatchesPlainLoops) {
                             c.act = (P + kLast + accumulate + xs / 16) % 4;
                             c.prefetch = (P + kLast) % 2;
                             c.yLastLanes = pickLastLanes(P + kLast + xs / 16 + accumulate);
+                            c.runs = 1 + (P + kLast + accumulate) % 3;
                             const unsigned seed = (unsigned)(P * 1000 + Q * 100 + kLast * 4 + xs / 16 + accumulate);
                             const std::string err = checkTile(f, c, seed, &skipped);
                             ASSERT_EQ(err, "")
                                 << f.packedConvName << " P " << P << " Q " << Q << " kLast " << kLast << " kBlocks "
                                 << c.kBlocks << " xs " << xs << " acc " << accumulate << " act " << c.act
-                                << " prefetch " << c.prefetch << " yLastLanes " << c.yLastLanes;
+                                << " prefetch " << c.prefetch << " yLastLanes " << c.yLastLanes << " runs " << c.runs;
                             ++cases;
                         }
                     }

@@ -38,6 +38,10 @@ void sgemm_4x8__scalar(int64_t k, const float* a, const float* b, float* c, int6
 }
 
 void pconv_4x64__scalar(const PackedConvTile* t) {
+    if (t->runs > 1) {
+        forEachTileRun(t, pconv_4x64__scalar);
+        return;
+    }
     // plain loops over any Q (the table allows P <= 4, Q <= 4)
     float acc[4][16];
     for (int q = 0; q < t->Q; ++q) {

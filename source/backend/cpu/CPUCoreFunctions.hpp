@@ -189,8 +189,29 @@ struct PackedConvTile {
      * before post (act(conv + bias + R) in the tile's store, no second pass over y)
      */
     const float* res = nullptr;
+    /**
+     * the tile repeated along its positions (>= 1): run r computes positions [r * P, (r + 1) * P) of
+     * the formula above (x + p * xPosStride, y and res + p * 16), every other field the same; one
+     * call for a row of small-K tiles, whose call, dispatch and field loads cost as much as 16 lanes
+     * of multiply-adds (forEachTileRun: kernels that do not loop themselves)
+     */
+    int runs = 1;
 };
 typedef void (*PackedConvKernel)(const PackedConvTile* tile);
+
+/** kernel(tile) for each run of tile (PackedConvTile::runs) as a tile of one run */
+inline void forEachTileRun(const PackedConvTile* tile, PackedConvKernel kernel) {
+    PackedConvTile one = *tile;
+    one.runs = 1;
+    for (int r = 0; r < tile->runs; ++r) {
+        kernel(&one);
+        one.x += (int64_t)tile->P * tile->xPosStride;
+        one.y += tile->P * 16;
+        if (one.res) {
+            one.res += tile->P * 16;
+        }
+    }
+}
 
 /**
  * One output row of a depthwise convolution on the packed layout NC16HW16 (PackedLayout.hpp), the

@@ -53,6 +53,18 @@ constexpr int kKSliceBlocks = 8;
 constexpr int kKSliceMinBlocks = 16;
 constexpr size_t kPrefetchWeightBytes = 2u * 1024u * 1024u;  // weights beyond L2: prefetched by the tile kernel
 
+/**
+ * Tiles of at most kRunKBlocks K blocks x taps (K <= 64 of a 1x1 layer, the folded RGB stems) run
+ * up to kTileRuns tiles of a row per kernel call (PackedConvTile::runs): a small-K tile's call,
+ * dispatch and field loads cost as much as its multiply-adds at K = 16 (a 6-position tile -17% at
+ * K = 16, -11% at K = 24, -5% at K = 64 in a harness on Zen 3). Zen 3, per-op medians in one process:
+ * mobilenet_v2 -3.9%, mobilenet_v3 -2.7%, squeezenet -3%, efficientnet_b0 -2.4% (the RGB stems
+ * -4..16%, the K = 16 / 24 pointwise layers -5..14%); for every K the 7x7 layers' weight prefetch,
+ * issued a tile's share per call, bunched up (their layers +5..14%); a bound of 9 blocks gave the same.
+ */
+constexpr int kRunKBlocks = 4;
+constexpr int kTileRuns = 8;
+
 /** tasks per thread of the work index (contiguous ranges, claimed as threads come free) */
 constexpr int kTasksPerThread = 12;
 
@@ -218,6 +230,8 @@ struct PackedConvJob {
     // tile computes such a block as one ymm per position, 6 FMA chains bound by their latency at 6
     // positions; two adjacent tiles run as one of up to 12 (24- and 40-channel 1x1 layers -1..8%)
     int pMaxHalf = 0;
+    // the most tiles per kernel call (kTileRuns, or 1: K over kRunKBlocks)
+    int runsMax = 1;
     /** group g is one block of at most 8 channels, whose tiles may merge up to pMaxHalf positions */
     bool halfGroup(int g) const {
         return pMaxHalf > 0 && g == groups - 1 && outBlocks - g * qMax == 1;
@@ -230,6 +244,16 @@ struct PackedConvJob {
         const PcTileDesc& a = tiles[k];
         const PcTileDesc& b = tiles[k + 1];
         return !a.column && !b.column && a.list == b.list && a.P + b.P <= pMaxHalf && b.yPos == a.yPos + a.P &&
+               b.xOff == a.xOff + (int64_t)a.P * xRowStride;
+    }
+    /** tile k + 1 continues tile k's run (PackedConvTile::runs): both along rows, of equal P, adjacent */
+    bool continuesRun(int64_t k) const {
+        if (k + 1 >= tilesPerImage) {
+            return false;
+        }
+        const PcTileDesc& a = tiles[k];
+        const PcTileDesc& b = tiles[k + 1];
+        return !a.column && !b.column && a.list == b.list && a.P == b.P && b.yPos == a.yPos + a.P &&
                b.xOff == a.xOff + (int64_t)a.P * xRowStride;
     }
     /**
@@ -360,12 +384,20 @@ struct PackedConvJob {
             const PcTileDesc& d = tiles[tile];
             const float* rt = nullptr;
             float* yt = placeTile(&t, d, ni, gi * qMax, 0, &rt);
-            // a half block's tile takes the next tile of its run too (inChunk != 0: the next index
-            // is the next tile of this chunk and group)
+            // a half block's tile takes the next tile of its run too, other row tiles the following
+            // ones of equal P as runs (inChunk != 0: the next index is the next tile of this chunk
+            // and group)
+            t.runs = 1;
             if (inChunk != 0 && i + 1 < i1 && halfGroup(gi) && mergesWithNext(tile)) {
                 t.P += tiles[tile + 1].P;
                 advance();
                 ++i;
+            } else if (!d.column) {
+                while (t.runs < runsMax && inChunk != 0 && i + 1 < i1 && continuesRun(tile + t.runs - 1)) {
+                    ++t.runs;
+                    advance();
+                    ++i;
+                }
             }
             if (!d.column) {
                 // R added in the tile's store, then the activation (rPost)
@@ -709,6 +741,7 @@ public:
         job.prefetch = mWeightBytes >= kPrefetchWeightBytes ? 1 : 0;
         job.kSlice = mKSlice;
         const int kBlocks = packedBlocks(mKLanes);  // inBlocks, or a folded stem's kw * C lanes
+        job.runsMax = kBlocks * mTapsAll <= kRunKBlocks ? kTileRuns : 1;
         job.wPerBlock = (int64_t)kBlocks * mTapsAll * kCpuPack * kCpuPack;
         job.bias = mBias.data();
         job.qMax = mFuncs->pcQMax;

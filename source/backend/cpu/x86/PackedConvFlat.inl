@@ -10,8 +10,8 @@ inline bool isFlatTile(const PackedConvTile* t) {
 }
 
 /**
- * step(x, w, i) for every input lane i of every K block of a flat tile, x and w that block's input
- * and weights (wBlock weight floats per block): the blocks are walked by pointer increments, without
+ * step(x, w, i) for every input lane i of every K block of a flat tile whose input starts at x (t->x,
+ * or a later run's: PackedConvTile::runs), x and w that block's input and weights (wBlock weight floats per block): the blocks are walked by pointer increments, without
  * the tap list, the lane count and the tile's fields read again per block (resnet50's 1x1 layers
  * -4..10%, resnet50 -4%, squeezenet / shufflenet / efficientnet -3..5%, mobilenet_v2 -2% with the
  * AVX2 tile on Zen 3; mobilenet_v2 / squeezenet / shufflenet -1..2% with the AVX-512 tile on an
@@ -19,8 +19,9 @@ inline bool isFlatTile(const PackedConvTile* t) {
  * a last block of fewer lanes runs after the whole ones.
  */
 template <class Step>
-inline __attribute__((always_inline)) void walkFlatK(const PackedConvTile* t, int64_t wBlock, Step&& step) {
-    const float* xb = t->x;
+inline __attribute__((always_inline)) void walkFlatK(const PackedConvTile* t, const float* x, int64_t wBlock,
+                                                     Step&& step) {
+    const float* xb = x;
     const float* wt = t->w;
     const int64_t xbs = t->xBlockStride;
     const int whole = t->kLast == 16 ? t->kBlocks : t->kBlocks - 1;

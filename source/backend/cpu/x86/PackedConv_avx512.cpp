@@ -127,7 +127,7 @@ inline __attribute__((always_inline)) void accumulateTile(const PackedConvTile* 
 template <int P, int Q, bool PF, bool HL>
 inline __attribute__((always_inline)) void accumulateFlat(const PackedConvTile* t, TileAcc<P, Q, HL>& acc) {
     walkFlatK(
-        t, 16 * Q * 16, [&](const float* xb, const float* wt, int i) __attribute__((always_inline)) {
+        t, t->x, 16 * Q * 16, [&](const float* xb, const float* wt, int i) __attribute__((always_inline)) {
             laneStep<P, Q, PF, false, HL>(xb, 16, wt, nullptr, i, acc);
         });
 }
@@ -300,7 +300,11 @@ const TileFn kTiles[2][2][kQMax][kPMax] = {
 }  // namespace
 
 void pconv_14x32__avx512(const PackedConvTile* tile) {
-    if (tile->P < 1 || tile->P > kPMax || tile->Q < 1 || tile->Q > kQMax) {
+    if (tile->P < 1 || tile->runs < 1 || tile->P > kPMax || tile->Q < 1 || tile->Q > kQMax) {
+        return;
+    }
+    if (tile->runs > 1) {
+        forEachTileRun(tile, pconv_14x32__avx512);
         return;
     }
     kTiles[tile->wHalf ? 1 : 0][tile->yLastLanes <= 8 ? 1 : 0][tile->Q - 1][tile->P - 1](tile);

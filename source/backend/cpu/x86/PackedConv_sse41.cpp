@@ -103,7 +103,11 @@ const TileFn kTiles[kQMax][kPMax] = {
 }  // namespace
 
 void pconv_3x16__sse41(const PackedConvTile* tile) {
-    if (tile->P < 1 || tile->P > kPMax || tile->Q < 1 || tile->Q > kQMax) {
+    if (tile->P < 1 || tile->runs < 1 || tile->P > kPMax || tile->Q < 1 || tile->Q > kQMax) {
+        return;
+    }
+    if (tile->runs > 1) {
+        forEachTileRun(tile, pconv_3x16__sse41);
         return;
     }
     kTiles[tile->Q - 1][tile->P - 1](tile);
