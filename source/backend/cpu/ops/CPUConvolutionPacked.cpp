@@ -236,25 +236,23 @@ struct PackedConvJob {
     bool halfGroup(int g) const {
         return pMaxHalf > 0 && g == groups - 1 && outBlocks - g * qMax == 1;
     }
-    /** tile k and the next run as one: both along rows, adjacent in the output and in the input */
-    bool mergesWithNext(int64_t k) const {
+    /** tiles k and k + 1 exist, both along rows, adjacent in the output and in the input */
+    bool adjacentRowTiles(int64_t k) const {
         if (k + 1 >= tilesPerImage) {
             return false;
         }
         const PcTileDesc& a = tiles[k];
         const PcTileDesc& b = tiles[k + 1];
-        return !a.column && !b.column && a.list == b.list && a.P + b.P <= pMaxHalf && b.yPos == a.yPos + a.P &&
+        return !a.column && !b.column && a.list == b.list && b.yPos == a.yPos + a.P &&
                b.xOff == a.xOff + (int64_t)a.P * xRowStride;
     }
-    /** tile k + 1 continues tile k's run (PackedConvTile::runs): both along rows, of equal P, adjacent */
+    /** tile k and the next run as one tile of up to pMaxHalf positions */
+    bool mergesWithNext(int64_t k) const {
+        return adjacentRowTiles(k) && tiles[k].P + tiles[k + 1].P <= pMaxHalf;
+    }
+    /** tile k + 1 continues tile k's run (PackedConvTile::runs): adjacent, of equal P */
     bool continuesRun(int64_t k) const {
-        if (k + 1 >= tilesPerImage) {
-            return false;
-        }
-        const PcTileDesc& a = tiles[k];
-        const PcTileDesc& b = tiles[k + 1];
-        return !a.column && !b.column && a.list == b.list && a.P == b.P && b.yPos == a.yPos + a.P &&
-               b.xOff == a.xOff + (int64_t)a.P * xRowStride;
+        return adjacentRowTiles(k) && tiles[k].P == tiles[k + 1].P;
     }
     /**
      * the fields of `t` that place tile d of image n, output blocks [qb0, qb0 + Q), from K block kb0

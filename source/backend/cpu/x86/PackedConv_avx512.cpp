@@ -264,16 +264,12 @@ inline __attribute__((always_inline)) void tileRun(const PackedConvTile* t, cons
     // (Intel Xeon, per-op medians in one process: mobilenet_v2 / squeezenet -2%, their 1x1 layers
     // -2..5%; not measured on Zen 4)
     const bool xs16 = t->xPosStride == 16;
-    bool chained = false;
     if constexpr (P == 1) {
         if (t->prefetch) {
             accumulateChains<Q, true, H, HL>(t, x, acc);
         } else {
             accumulateChains<Q, false, H, HL>(t, x, acc);
         }
-        chained = true;
-    }
-    if (chained) {
     } else if (!H && isFlatTile(t)) {
         if (t->prefetch) {
             accumulateFlat<P, Q, true, HL>(t, x, acc);
