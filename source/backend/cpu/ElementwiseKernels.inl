@@ -128,8 +128,7 @@ static void ewUnary(int op, const float* x, float* y, int64_t n, float a, float 
             }
 #elif defined(__AVX2__) && defined(__FMA__)
             for (; i + 8 <= n; i += 8) {
-                const __m256 v = _mm256_loadu_ps(x + i);
-                _mm256_storeu_ps(y + i, _mm256_mul_ps(v, ewSigmoid8(v)));
+                _mm256_storeu_ps(y + i, ewSilu8(_mm256_loadu_ps(x + i)));
             }
 #endif
             for (; i < n; ++i) {

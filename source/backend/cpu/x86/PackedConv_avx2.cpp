@@ -267,7 +267,7 @@ inline __attribute__((always_inline)) void tileRun(const PackedConvTile* t, cons
         for (int p = 0; p < P; ++p) {
 #pragma GCC unroll 2
             for (int v = 0; v < V; ++v) {
-                acc[p][v] = silu ? _mm256_mul_ps(acc[p][v], ewSigmoid8(acc[p][v])) : ewHardSwish8(acc[p][v]);
+                acc[p][v] = silu ? ewSilu8(acc[p][v]) : ewHardSwish8(acc[p][v]);
             }
         }
     }
