@@ -28,6 +28,10 @@ static bool isConstant(const Tensor* t) {
 }
 
 int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+    // a Reduce over H and W: its output ([N, C] or [N, C, 1, 1]) may be 2-D
+    if (op->type() == Schema::OpType::Reduce) {
+        return packedReduceSupported(op, inputs, outputs) ? Backend::PACKED_MIXED : Backend::PACKED_NONE;
+    }
     // one output, except ChannelShuffle (equal channel parts)
     if (inputs.empty() || outputs.empty() || !isFloat4d(outputs[0]) ||
         (outputs.size() != 1 && op->type() != Schema::OpType::ChannelShuffle)) {
@@ -296,6 +300,9 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
         case Schema::OpType::ChannelShuffle:
             native = createPackedGather(inputs, outputs, op, backend);
             break;
+        case Schema::OpType::Reduce:
+            native = createPackedReduce(inputs, outputs, op, backend);
+            break;
         default:
             break;
     }
@@ -314,6 +321,6 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
 // The native packed factories live next to their kernels: CPUConvolutionPacked.cpp (dense),
 // CPUConvolutionPackedDepthwise.cpp, CPUConvolutionPackedWinograd.cpp, CPUPoolingPacked.cpp,
 // CPUPackedElementwise.cpp (per-channel BinaryOp, Concat of aligned parts), CPUPackedGather.cpp
-// (Slice, ChannelShuffle, Concat of unaligned parts).
+// (Slice, ChannelShuffle, Concat of unaligned parts), CPUReducePacked.cpp (Reduce over H and W).
 
 } // namespace MNN

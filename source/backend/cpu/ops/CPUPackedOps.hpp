@@ -70,6 +70,15 @@ bool packedGatherSupported(const Schema::Op* op, const std::vector<Tensor*>& inp
 Execution* createPackedGather(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                               const Schema::Op* op, Backend* backend);
 
+/**
+ * Reduce MEAN / SUM / MAX / MIN over exactly H and W of a 4-D float tensor (axes from the parameter or
+ * a constant input) into [N, C] or [N, C, 1, 1]: CPUReducePacked.cpp
+ */
+bool packedReduceSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
+                           const std::vector<Tensor*>& outputs);
+Execution* createPackedReduce(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                              const Schema::Op* op, Backend* backend);
+
 // ---- pieces shared by the packed convolution Executions ----
 struct CPUCoreFunctions;
 struct GemmPost;
