@@ -138,7 +138,8 @@ TEST(PackedDepthwisePool, DepthwiseMatchesReferenceOnEveryTierAndThreadCount) {
         {2, 40, 2, 3, 3, 2, 1, {1, 1, 1, 1}, FA::NONE},       {1, 16, 7, 7, 5, 1, 1, {0, 0, 0, 0}, FA::CLIP, true},
         {1, 3, 2, 3, 3, 1, 2, {2, 2, 2, 2}, FA::SILU},        {2, 16, 6, 37, 3, 1, 1, {1, 0, 2, 1}, FA::HARD_SWISH},
         {1, 24, 7, 7, 3, 2, 2, {0, 2, 1, 2}, FA::RELU},       {1, 24, 5, 40, 5, 1, 1, {2, 2, 2, 2}, FA::SILU},
-        {2, 17, 4, 29, 3, 1, 1, {1, 1, 1, 1}, FA::RELU},
+        {2, 17, 4, 29, 3, 1, 1, {1, 1, 1, 1}, FA::RELU},      {1, 24, 6, 45, 3, 2, 1, {1, 1, 1, 1}, FA::RELU},
+        {1, 16, 5, 50, 5, 2, 1, {2, 2, 2, 2}, FA::NONE},
     };
     const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < cases.size(); ++ci) {
@@ -261,9 +262,9 @@ TEST(PackedDepthwisePool, RowKernelsMatchTheirFormulaOnEveryTier) {
     std::mt19937 rng(1234);
     auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     for (int trial = 0; trial < 300; ++trial) {
-        // every third trial wide: interiors past the stride-1 kernels' 16 (AVX-512) positions per step
+        // every third trial wide: interiors past the stride-1 / 2 kernels' 16 (AVX-512) positions per step
         const bool wide = trial % 3 == 0;
-        const int iw = uni(1, wide ? 48 : 20), kw = uni(1, 5), sw = uni(1, wide ? 1 : 3), dw = uni(1, wide ? 1 : 3);
+        const int iw = uni(1, wide ? 48 : 20), kw = uni(1, 5), sw = uni(1, wide ? 2 : 3), dw = uni(1, wide ? 1 : 3);
         const int pl = uni(0, 4), rows = uni(0, 3), ow = uni(1, wide ? 44 : 12);
         const int64_t xRowStep = (int64_t)(iw + uni(0, 2)) * 16;
         auto x = randomFloats((size_t)(std::max(rows, 1) * xRowStep), 100 + trial);
