@@ -46,20 +46,36 @@ static inline void pkClip(int i0, int d, int k, int n, int* k0, int* k1) {
     }
 }
 
+/** HardSwish, the unary kernel's formula: x * clamp((x + 3) / 6, 0, 1) */
+static inline PkVec pkHardSwish(PkVec x) {
+    const PkVec zero = {}, one = pkSplat(1.0f);
+    PkVec v = (x + pkSplat(3.0f)) * pkSplat(1.0f / 6.0f);
+    v = v < zero ? zero : v;
+    v = v > one ? one : v;
+    return x * v;
+}
+
+/** act 1: ReLU, 2: clip to [lo, hi], 5: HardSwish (in registers), else none */
+static inline PkVec pkActivate(int act, PkVec r, PkVec lo, PkVec hi) {
+    const PkVec zero = {};
+    if (act == 1) {
+        r = r > zero ? r : zero;
+    } else if (act == 2) {
+        r = r < lo ? lo : r;
+        r = r > hi ? hi : r;
+    } else if (act == 5) {
+        r = pkHardSwish(r);
+    }
+    return r;
+}
+
+/** act: GemmPost::act, or 5 for its act 3 with HardSwish applied here (pkDwRow's stride-1 steps) */
 struct PkDwStore {
     int act;
     PkVec lo, hi;
     inline void operator()(float* y, const PkVec* a) const {
-        const PkVec zero = {};
         for (int v = 0; v < kPkNV; ++v) {
-            PkVec r = a[v];
-            if (act == 1) {
-                r = r > zero ? r : zero;
-            } else if (act == 2) {
-                r = r < lo ? lo : r;
-                r = r > hi ? hi : r;
-            }
-            pkStore(y + v * kPkL, r);
+            pkStore(y + v * kPkL, pkActivate(act, a[v], lo, hi));
         }
     }
 };
@@ -102,7 +118,6 @@ static inline void pkDwInterior(const MNN::PackedDwRow* r, int ox, const PkVec* 
 // independent multiply-add chains), KW weights and one input live.
 template <int Q, int KW, int S>
 static inline void pkDwInteriorS(const MNN::PackedDwRow* r, int ox, const PkVec* bias, const PkDwStore& st) {
-    const PkVec zero = {};
     for (int v = 0; v < kPkNV; ++v) {
         PkVec acc[Q];
 #pragma GCC unroll 16
@@ -133,14 +148,7 @@ static inline void pkDwInteriorS(const MNN::PackedDwRow* r, int ox, const PkVec*
         float* y = r->y + (int64_t)ox * 16 + v * kPkL;
 #pragma GCC unroll 16
         for (int q = 0; q < Q; ++q) {
-            PkVec a = acc[q];
-            if (st.act == 1) {
-                a = a > zero ? a : zero;
-            } else if (st.act == 2) {
-                a = a < st.lo ? st.lo : a;
-                a = a > st.hi ? st.hi : a;
-            }
-            pkStore(y + q * 16, a);
+            pkStore(y + q * 16, pkActivate(st.act, acc[q], st.lo, st.hi));
         }
     }
 }
@@ -193,16 +201,26 @@ static void pkDwRow(const MNN::PackedDwRow* r) {
     st.act = r->post ? r->post->act : 0;
     st.lo = pkSplat(r->post ? r->post->lo : 0.0f);
     st.hi = pkSplat(r->post ? r->post->hi : 0.0f);
+    // the stride-1 steps apply HardSwish in their stores (the row's unary pass then skips them):
+    // 3- and 5-tap rows of 14-112 positions -5..25% in a harness on Zen 3; single positions leave
+    // it to the pass. SiLU there (ewSilu8's method in vector extensions) was slower than the pass
+    // (+15..33%: 12 accumulators and the function's temporaries outgrow the 16 registers)
+    PkDwStore stS = st;
+    if (st.act == 3 && r->post->unaryOp == (int)MNN::VecUnaryOp::HARD_SWISH) {
+        stS.act = 5;
+    }
     const int in0 = r->rows > 0 ? r->in0 : r->ow, in1 = r->rows > 0 ? r->in1 : r->ow;
     int ox = 0;
     for (; ox < in0; ++ox) {
         pkDwEdge(r, ox, bias, st);
     }
+    const int s0 = ox;
     if (r->dw == 1 && r->sw == 1 && r->kw == 3) {
-        pkDwInteriorsS<kPkQ3, 3, 1>(r, &ox, in1, bias, st);
+        pkDwInteriorsS<kPkQ3, 3, 1>(r, &ox, in1, bias, stS);
     } else if (r->dw == 1 && r->sw == 1 && r->kw == 5) {
-        pkDwInteriorsS<kPkQ5, 5, 1>(r, &ox, in1, bias, st);
+        pkDwInteriorsS<kPkQ5, 5, 1>(r, &ox, in1, bias, stS);
     }
+    const int s1 = stS.act != st.act ? ox : s0;  // [s0, s1): activated in the stores
     // (stride 2 through pkDwInteriorS<.., 2>: 2Q + 1 loads instead of 3Q, yet no faster on Zen 3,
     // 112-wide 3x3 rows 14% slower: left to pkDwInterior)
     for (; ox + kPkP <= in1; ox += kPkP) {
@@ -226,8 +244,17 @@ static void pkDwRow(const MNN::PackedDwRow* r) {
     for (; ox < r->ow; ++ox) {
         pkDwEdge(r, ox, bias, st);
     }
-    if (st.act == 3) {
+    if (st.act == 3 && s1 == s0) {
         r->post->unary(r->post->unaryOp, r->y, r->y, (int64_t)r->ow * 16, r->post->lo, r->post->hi);
+    } else if (st.act == 3) {
+        const auto* p = r->post;
+        if (s0 > 0) {
+            p->unary(p->unaryOp, r->y, r->y, (int64_t)s0 * 16, p->lo, p->hi);
+        }
+        if (s1 < r->ow) {
+            p->unary(p->unaryOp, r->y + (int64_t)s1 * 16, r->y + (int64_t)s1 * 16, (int64_t)(r->ow - s1) * 16, p->lo,
+                     p->hi);
+        }
     }
 }
 
