@@ -12,18 +12,23 @@
 #include "backend/cpu/CPUBackend.hpp"
 #include "backend/cpu/PackedLayout.hpp"
 #include "core/TensorUtils.hpp"
+#include "shape/ShapeDataOps.hpp"
+#include "shape/ShapeUtils.hpp"
 
 namespace MNN {
 
 namespace {
 
-/** the reduced axes of a Reduce op (parameter, or a constant integer input 1); false if not known */
-bool reduceAxes(const Schema::Op* op, const std::vector<Tensor*>& inputs, std::vector<int64_t>* axes) {
+/**
+ * whether a Reduce op reduces exactly axes 2 and 3 of a 4-D input: its axes from the parameter or a
+ * constant integer input 1 (ShapeReduce's reading), normalised as the shape function does
+ */
+bool reducesHw(const Schema::Op* op, const std::vector<Tensor*>& inputs) {
     auto p = op->param_as_ReduceParam();
     if (!p) {
         return false;
     }
-    axes->clear();
+    std::vector<int64_t> axes;
     if (inputs.size() > 1 && inputs[1]) {
         const Tensor* a = inputs[1];
         const auto t = a->getType();
@@ -31,15 +36,15 @@ bool reduceAxes(const Schema::Op* op, const std::vector<Tensor*>& inputs, std::v
             (t.bits != 32 && t.bits != 64) || a->dimensions() > 1) {
             return false;
         }
-        for (int64_t i = 0; i < TensorUtils::elementCount(a); ++i) {
-            axes->push_back(t.bits == 64 ? a->host<int64_t>()[i] : a->host<int32_t>()[i]);
-        }
+        axes = ShapeUtils::readInts(a);
     } else if (p->axes()) {
-        for (auto v : *p->axes()) {
-            axes->push_back(v);
-        }
+        axes.assign(p->axes()->begin(), p->axes()->end());
     }
-    return true;
+    std::vector<int> n;
+    if (!DataOps::normalizeAxes(axes, 4, &n) || n.size() != 2) {
+        return false;
+    }
+    return (n[0] == 2 && n[1] == 3) || (n[0] == 3 && n[1] == 2);
 }
 
 struct PackedReduceJob {
@@ -118,33 +123,30 @@ public:
                       TensorUtils::shapeString(x).c_str());
             return INVALID_VALUE;
         }
+        mJob.plane = (int64_t)x->length(2) * x->length(3);
+        mJob.channels = (int)c;
+        mJob.blocks = packedBlocks(mJob.channels);
+        mJob.outPacked = isCpuPacked(y);
+        mJob.type = mType;
+        mTasks = (int)n * mJob.blocks;
+        // small planes (a 7x7 head) in the calling thread: the pool's hand-off costs more than the sums
+        mInline = mJob.plane * mTasks < (1 << 16);
         return NO_ERROR;
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        const Tensor* x = inputs[0];
-        PackedReduceJob job;
-        job.x = x->host<float>();
+        PackedReduceJob job = mJob;
+        job.x = inputs[0]->host<float>();
         job.y = outputs[0]->host<float>();
-        job.plane = (int64_t)x->length(2) * x->length(3);
-        job.channels = x->length(1);
-        job.blocks = packedBlocks(job.channels);
-        job.outPacked = isCpuPacked(outputs[0]);
-        job.type = mType;
-        const int tasks = x->length(0) * job.blocks;
-        // small planes (a 7x7 head): one thread; the pool's hand-off costs more than the sums
-        if (job.plane * tasks < (1 << 16)) {
-            for (int t = 0; t < tasks; ++t) {
-                job(t);
-            }
-        } else {
-            parallelFor(mPool, tasks, job);
-        }
+        parallelFor(mInline ? nullptr : mPool, mTasks, job);
         return NO_ERROR;
     }
 
 private:
     Schema::ReduceType mType;
     ThreadPool* mPool = nullptr;
+    PackedReduceJob mJob{};  // the geometry; x and y set per run
+    int mTasks = 0;
+    bool mInline = false;
 };
 
 }  // namespace
@@ -169,21 +171,12 @@ bool packedReduceSupported(const Schema::Op* op, const std::vector<Tensor*>& inp
         default:
             return false;
     }
-    std::vector<int64_t> axes;
-    if (!reduceAxes(op, inputs, &axes) || axes.size() != 2) {
-        return false;
-    }
-    bool h = false, w = false;
-    for (auto a : axes) {
-        const int64_t k = a < 0 ? a + 4 : a;
-        h = h || k == 2;
-        w = w || k == 3;
-    }
     // [N, C] or [N, C, 1, 1]
     const Tensor* y = outputs[0];
     const bool shapeOk = (y->dimensions() == 2 && !p->keepDims()) ||
                          (y->dimensions() == 4 && p->keepDims() && y->length(2) == 1 && y->length(3) == 1);
-    return h && w && shapeOk && y->length(0) == inputs[0]->length(0) && y->length(1) == inputs[0]->length(1);
+    return shapeOk && y->length(0) == inputs[0]->length(0) && y->length(1) == inputs[0]->length(1) &&
+           reducesHw(op, inputs);
 }
 
 Execution* createPackedReduce(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
