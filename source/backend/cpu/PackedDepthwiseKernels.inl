@@ -111,12 +111,13 @@ static inline void pkDwInterior(const MNN::PackedDwRow* r, int ox, const PkVec* 
     }
 }
 
-// Q interior positions at stride S (1 or 2), no dilation, KW taps per kernel row: neighbouring
-// windows share inputs, so each kernel row loads its S * (Q - 1) + KW inputs once and multiplies
-// each into every window that holds it (pkDwInterior loads Q * KW: two loads per multiply-add, bound
-// by the load ports). One native vector of the 16 lanes at a time over all rows: Q accumulators (Q
-// independent multiply-add chains), KW weights and one input live.
-template <int Q, int KW, int S>
+// Q interior positions at stride 1, no dilation, KW taps per kernel row: neighbouring windows
+// share inputs, so each kernel row loads its Q + KW - 1 inputs once and multiplies each into every
+// window that holds it (pkDwInterior loads Q * KW: two loads per multiply-add, bound by the load
+// ports). One native vector of the 16 lanes at a time over all rows: Q accumulators (Q independent
+// multiply-add chains), KW weights and one input live. (Stride 2 the same way, 2Q + 1 loads
+// instead of 3Q, was no faster on Zen 3 and 14% slower on 112-wide 3x3 rows: left to pkDwInterior.)
+template <int Q, int KW>
 static inline void pkDwInteriorS(const MNN::PackedDwRow* r, int ox, const PkVec* bias, const PkDwStore& st) {
     for (int v = 0; v < kPkNV; ++v) {
         PkVec acc[Q];
@@ -124,7 +125,7 @@ static inline void pkDwInteriorS(const MNN::PackedDwRow* r, int ox, const PkVec*
         for (int q = 0; q < Q; ++q) {
             acc[q] = bias[v];
         }
-        const float* xr = r->x + ((int64_t)ox * S - r->pl) * 16 + v * kPkL;
+        const float* xr = r->x + ((int64_t)ox - r->pl) * 16 + v * kPkL;
         const float* wr = r->w + v * kPkL;
         for (int ry = 0; ry < r->rows; ++ry, xr += r->xRowStep, wr += KW * 16) {
             PkVec wv[KW];
@@ -134,13 +135,12 @@ static inline void pkDwInteriorS(const MNN::PackedDwRow* r, int ox, const PkVec*
             }
             // fully unrolled (constant accumulator indices: a loop would keep acc in memory)
 #pragma GCC unroll 64
-            for (int i = 0; i < S * (Q - 1) + KW; ++i) {
+            for (int i = 0; i < Q + KW - 1; ++i) {
                 const PkVec xv = pkLoad(xr + i * 16);
 #pragma GCC unroll 8
                 for (int kx = 0; kx < KW; ++kx) {
-                    const int q = (i - kx) / S;
-                    if (i >= kx && (i - kx) % S == 0 && q < Q) {
-                        acc[q] += wv[kx] * xv;
+                    if (i - kx >= 0 && i - kx < Q) {
+                        acc[i - kx] += wv[kx] * xv;
                     }
                 }
             }
@@ -153,19 +153,19 @@ static inline void pkDwInteriorS(const MNN::PackedDwRow* r, int ox, const PkVec*
     }
 }
 
-/** pkDwInteriorS over [*ox, in1) in steps of Q, then Q / 2 and 4 positions (14-wide rows: 8 + 4) */
-template <int Q, int KW, int S>
+/** pkDwInteriorS over [*ox, in1) in steps of Q, then Q / 2 and 4 positions (a 26-wide interior: 12 + 12) */
+template <int Q, int KW>
 static inline void pkDwInteriorsS(const MNN::PackedDwRow* r, int* ox, int in1, const PkVec* bias,
                                   const PkDwStore& st) {
     for (; *ox + Q <= in1; *ox += Q) {
-        pkDwInteriorS<Q, KW, S>(r, *ox, bias, st);
+        pkDwInteriorS<Q, KW>(r, *ox, bias, st);
     }
     if (Q / 2 >= 4 && *ox + Q / 2 <= in1) {
-        pkDwInteriorS<(Q / 2 >= 4 ? Q / 2 : 4), KW, S>(r, *ox, bias, st);
+        pkDwInteriorS<(Q / 2 >= 4 ? Q / 2 : 4), KW>(r, *ox, bias, st);
         *ox += Q / 2;
     }
     if (Q / 2 > 4 && *ox + 4 <= in1) {
-        pkDwInteriorS<4, KW, S>(r, *ox, bias, st);
+        pkDwInteriorS<4, KW>(r, *ox, bias, st);
         *ox += 4;
     }
 }
@@ -216,13 +216,11 @@ static void pkDwRow(const MNN::PackedDwRow* r) {
     }
     const int s0 = ox;
     if (r->dw == 1 && r->sw == 1 && r->kw == 3) {
-        pkDwInteriorsS<kPkQ3, 3, 1>(r, &ox, in1, bias, stS);
+        pkDwInteriorsS<kPkQ3, 3>(r, &ox, in1, bias, stS);
     } else if (r->dw == 1 && r->sw == 1 && r->kw == 5) {
-        pkDwInteriorsS<kPkQ5, 5, 1>(r, &ox, in1, bias, stS);
+        pkDwInteriorsS<kPkQ5, 5>(r, &ox, in1, bias, stS);
     }
     const int s1 = stS.act != st.act ? ox : s0;  // [s0, s1): activated in the stores
-    // (stride 2 through pkDwInteriorS<.., 2>: 2Q + 1 loads instead of 3Q, yet no faster on Zen 3,
-    // 112-wide 3x3 rows 14% slower: left to pkDwInterior)
     for (; ox + kPkP <= in1; ox += kPkP) {
         pkDwInterior<kPkP>(r, ox, bias, st);
     }
@@ -244,16 +242,19 @@ static void pkDwRow(const MNN::PackedDwRow* r) {
     for (; ox < r->ow; ++ox) {
         pkDwEdge(r, ox, bias, st);
     }
-    if (st.act == 3 && s1 == s0) {
-        r->post->unary(r->post->unaryOp, r->y, r->y, (int64_t)r->ow * 16, r->post->lo, r->post->hi);
-    } else if (st.act == 3) {
-        const auto* p = r->post;
-        if (s0 > 0) {
-            p->unary(p->unaryOp, r->y, r->y, (int64_t)s0 * 16, p->lo, p->hi);
-        }
-        if (s1 < r->ow) {
-            p->unary(p->unaryOp, r->y + (int64_t)s1 * 16, r->y + (int64_t)s1 * 16, (int64_t)(r->ow - s1) * 16, p->lo,
-                     p->hi);
+    if (st.act == 3) {
+        // the positions [a, b) not activated in the stores: one pass, or two around [s0, s1)
+        auto pass = [&](int a, int b) {
+            if (b > a) {
+                float* y = r->y + (int64_t)a * 16;
+                r->post->unary(r->post->unaryOp, y, y, (int64_t)(b - a) * 16, r->post->lo, r->post->hi);
+            }
+        };
+        if (s1 == s0) {
+            pass(0, r->ow);
+        } else {
+            pass(0, s0);
+            pass(s1, r->ow);
         }
     }
 }
