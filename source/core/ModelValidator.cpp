@@ -69,6 +69,8 @@ Schema::Param expectedParam(Schema::OpType t) {
             return P::ChannelShuffleParam;
         case O::PointwiseDepthwise:
             return P::PointwiseDepthwiseParam;
+        case O::ConvolutionPool:
+            return P::ConvolutionPoolParam;
         default:
             return P::NONE;
     }

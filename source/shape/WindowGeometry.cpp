@@ -411,4 +411,27 @@ bool resolvePool(const PoolAttrs& attrs, const std::vector<int>& x, WindowGeomet
                          attrs.ceilMode, g, err);
 }
 
+bool resolveConvolutionPool(const ConvAttrs& conv, const PoolAttrs& pool, const std::vector<int>& x,
+                            const std::vector<int>& w, const std::vector<int>* bias, WindowGeometry* convGeom,
+                            WindowGeometry* poolGeom, int* outChannels, std::string* err) {
+    if (x.size() != 4) {
+        return fail(err, "X has shape %s; expected 4-D [N, C, H, W]", TensorUtils::shapeString(x).c_str());
+    }
+    if (pool.global || (pool.type != Schema::PoolType::MAXPOOL && pool.type != Schema::PoolType::AVERAGEPOOL)) {
+        return fail(err, "pool must be a 2-D MaxPool or AveragePool, not global (type %d%s)", (int)pool.type,
+                    pool.global ? ", global" : "");
+    }
+    int m = 0;
+    std::string why;
+    if (!resolveConv(conv, false, x, w, bias, convGeom, &m, &why)) {
+        return fail(err, "convolution: %s", why.c_str());
+    }
+    const std::vector<int> mid = {x[0], m, convGeom->output[0], convGeom->output[1]};
+    if (!resolvePool(pool, mid, poolGeom, &why)) {
+        return fail(err, "pool over the convolution's %s: %s", TensorUtils::shapeString(mid).c_str(), why.c_str());
+    }
+    *outChannels = m;
+    return true;
+}
+
 } // namespace MNN

@@ -92,5 +92,14 @@ bool resolvePointwiseDepthwise(const ConvAttrs& pw, const ConvAttrs& dw, const s
 /** Pooling: X [N, C, spatial...]; global pooling gives a window covering the whole input */
 bool resolvePool(const PoolAttrs& attrs, const std::vector<int>& x, WindowGeometry* g, std::string* err);
 
+/**
+ * ConvolutionPool: a 2-D convolution of X [N, C, H, W] by W (optional B), then a 2-D MAXPOOL /
+ * AVERAGEPOOL (not global) over its output. Fills both geometries (conv: X -> mid [N, M, OH, OW],
+ * pool: mid -> Y) and M.
+ */
+bool resolveConvolutionPool(const ConvAttrs& conv, const PoolAttrs& pool, const std::vector<int>& x,
+                            const std::vector<int>& w, const std::vector<int>* bias, WindowGeometry* convGeom,
+                            WindowGeometry* poolGeom, int* outChannels, std::string* err);
+
 } // namespace MNN
 #endif

@@ -1288,3 +1288,117 @@ TEST(ConverterPasses, SqueezeExciteBlockWithResidualTakesBoth) {
     EXPECT_EQ(opCounts(m.after).count("BinaryOp"), 0u);
     expectSameOutputs(m, seInput(k));
 }
+
+namespace {
+// x -> Conv (group, k x k, stride 2, pad k/2) -> [Relu] -> MaxPool / AveragePool (3 x 3 stride 2
+// pad 1) -> y; convOut: the convolution's output is also read by a Relu (z) or is a graph output
+struct ConvPoolCase {
+    int c = 3, m = 16, k = 3, group = 1;
+    std::string pool = "MaxPool";
+    bool relu = true, indices = false, convReadTwice = false, convIsOutput = false;
+};
+
+OnnxBuilder convPoolBlock(const ConvPoolCase& k, unsigned seed = 90) {
+    OnnxBuilder b(14);
+    b.input("x", {1, k.c, 23, 21});
+    b.initializer("w", {k.m, k.c / k.group, k.k, k.k},
+                  randomFloats((size_t)k.m * (k.c / k.group) * k.k * k.k, seed, -1, 1));
+    b.initializer("b", {k.m}, randomFloats((size_t)k.m, seed + 1));
+    auto c = b.node("Conv", {"x", "w", "b"}, {"c0"});
+    OnnxBuilder::attr(c, "group", (int64_t)k.group);
+    OnnxBuilder::attr(c, "strides", std::vector<int64_t>{2, 2});
+    OnnxBuilder::attr(c, "pads", std::vector<int64_t>{k.k / 2, k.k / 2, k.k / 2, k.k / 2});
+    std::string mid = "c0";
+    if (k.relu) {
+        b.node("Relu", {"c0"}, {"c1"});
+        mid = "c1";
+    }
+    std::vector<std::string> outs = {"y"};
+    if (k.indices) {
+        outs.push_back("idx");
+    }
+    auto p = b.node(k.pool, {mid}, outs);
+    OnnxBuilder::attr(p, "kernel_shape", std::vector<int64_t>{3, 3});
+    OnnxBuilder::attr(p, "strides", std::vector<int64_t>{2, 2});
+    OnnxBuilder::attr(p, "pads", std::vector<int64_t>{1, 1, 1, 1});
+    b.output("y");
+    if (k.indices) {
+        b.output("idx");
+    }
+    if (k.convReadTwice) {
+        b.node("Sigmoid", {mid}, {"z"});
+        b.output("z");
+    }
+    if (k.convIsOutput) {
+        b.output(mid);
+    }
+    return b;
+}
+
+std::map<std::string, std::pair<std::vector<int>, std::vector<float>>> convPoolInput(const ConvPoolCase& k) {
+    return {{"x", {{1, k.c, 23, 21}, randomFloats((size_t)k.c * 23 * 21, 91, -2, 2)}}};
+}
+}  // namespace
+
+TEST(ConverterPasses, ConvolutionAndPoolFusedIntoConvolutionPool) {
+    for (const char* pool : {"MaxPool", "AveragePool"}) {
+        SCOPED_TRACE(pool);
+        ConvPoolCase k;
+        k.pool = pool;
+        auto m = convertBoth(convPoolBlock(k));
+        auto after = opCounts(m.after);
+        EXPECT_EQ(after["ConvolutionPool"], 1);
+        EXPECT_EQ(totalOps(m.after), 1);
+        auto net = netOf(m.after);
+        auto op = firstOp(net, T::ConvolutionPool);
+        ASSERT_NE(op, nullptr);
+        std::vector<std::string> in;
+        for (auto t : *op->inputs())
+            in.push_back(tensorName(net, t));
+        EXPECT_EQ(in, (std::vector<std::string>{"x", "w", "b"}));
+        EXPECT_EQ(tensorName(net, op->outputs()->Get(0)), "y");
+        auto p = op->param_as_ConvolutionPoolParam();
+        ASSERT_TRUE(p && p->conv() && p->pool());
+        EXPECT_EQ(p->conv()->activation(), Schema::FusedActivation::RELU);
+        EXPECT_EQ(p->conv()->strides()->Get(0), 2);
+        EXPECT_EQ(p->pool()->type(),
+                  std::string(pool) == "MaxPool" ? Schema::PoolType::MAXPOOL : Schema::PoolType::AVERAGEPOOL);
+        EXPECT_EQ(p->pool()->kernel()->Get(1), 3);
+        if (::MNN::Test::engineHas({T::Convolution, T::Pooling, T::UnaryOp, T::ConvolutionPool})) {
+            expectSameOutputs(m, convPoolInput(k), 1e-4f, 1e-4f);
+        }
+    }
+}
+
+TEST(ConverterPasses, ConvolutionPoolNotFusedOtherwise) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::Pooling, T::UnaryOp);
+    std::vector<std::pair<std::string, ConvPoolCase>> cases;
+    ConvPoolCase k;
+    k.convReadTwice = true;
+    cases.push_back({"convolution output read twice", k});
+    k = ConvPoolCase();
+    k.convIsOutput = true;
+    cases.push_back({"convolution output is a graph output", k});
+    k = ConvPoolCase();
+    k.indices = true;
+    cases.push_back({"MaxPool with Indices", k});
+    k = ConvPoolCase();
+    k.c = 8;
+    k.m = 8;
+    k.group = 8;
+    cases.push_back({"depthwise convolution", k});
+    k = ConvPoolCase();
+    k.pool = "LpPool";
+    cases.push_back({"LpPool", k});
+    for (auto& kv : cases) {
+        SCOPED_TRACE(kv.first);
+        auto m = convertBoth(convPoolBlock(kv.second));
+        auto after = opCounts(m.after);
+        EXPECT_EQ(after.count("ConvolutionPool"), 0u);
+        EXPECT_EQ(after["Convolution"], 1);
+        EXPECT_EQ(after["Pooling"], 1);
+        if (!kv.second.indices) {
+            expectSameOutputs(m, convPoolInput(kv.second), 1e-4f, 1e-4f);
+        }
+    }
+}

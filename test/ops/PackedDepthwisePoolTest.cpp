@@ -188,6 +188,10 @@ TEST(PackedDepthwisePool, PoolingMatchesReferenceOnEveryTierAndThreadCount) {
         {2, 16, 6, 37, PT::MAXPOOL, false, 3, 1, 1, {1, 1, 1, 1}, false, false, 0},
         {1, 16, 7, 7, PT::MAXPOOL, false, 3, 2, 1, {1, 1, 1, 1}, false, false, 11},
         {1, 40, 9, 9, PT::AVERAGEPOOL, false, 2, 2, 1, {0, 0, 0, 0}, true, false, 0},
+        // 3-wide windows at stride 1 (inception's average pools) and 2 run separably (pkPoolInterior3)
+        {1, 40, 9, 30, PT::AVERAGEPOOL, false, 3, 1, 1, {1, 1, 1, 1}, false, false, 0},
+        {1, 16, 8, 21, PT::MAXPOOL, false, 3, 1, 1, {1, 1, 1, 1}, false, false, 7},
+        {1, 16, 10, 41, PT::MAXPOOL, false, 3, 2, 1, {0, 0, 0, 0}, true, false, 5},
     };
     const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < cases.size(); ++ci) {

@@ -31,10 +31,15 @@ static inline PkVec pkSplat(float s) {
     PkVec v = {};
     return v + s;
 }
-/** max that propagates NaN (the first NaN met sticks) */
+/**
+ * max that propagates NaN, in three operations: (v > m ? v : m) is m where either is NaN and
+ * (m > v ? m : v) is v there (each one max instruction); their bitwise OR is NaN where either is
+ * and the maximum elsewhere (the two agree, up to the sign of a zero)
+ */
 static inline PkVec pkMaxNan(PkVec m, PkVec v) {
-    const PkIVec take = (v > m) | (v != v);
-    return (PkVec)(((PkIVec)v & take) | ((PkIVec)m & ~take));
+    const PkVec a = v > m ? v : m;
+    const PkVec b = m > v ? m : v;
+    return (PkVec)((PkIVec)a | (PkIVec)b);
 }
 
 /** taps [*k0, *k1) of a window starting at i0 (step d, k taps) that lie in [0, n) */
@@ -326,12 +331,70 @@ static inline void pkPoolEdge(const MNN::PackedPoolRow* r, int ox) {
     pkPoolStore<IS_MAX>(r, ox, acc, r->rows <= 0 || k1 <= k0);
 }
 
+/** the window's rows of input column xp combined (r->rows >= 1 rows, r->xRowStep apart) */
+template <int IS_MAX>
+static inline void pkPoolColumn(const MNN::PackedPoolRow* r, const float* xp, PkVec (&a)[kPkNV]) {
+    for (int v = 0; v < kPkNV; ++v) {
+        a[v] = pkLoad(xp + v * kPkL);
+    }
+    for (int ry = 1; ry < r->rows; ++ry) {
+        xp += r->xRowStep;
+        for (int v = 0; v < kPkNV; ++v) {
+            a[v] = pkPoolStep<IS_MAX>(a[v], pkLoad(xp + v * kPkL));
+        }
+    }
+}
+
+/**
+ * Interior outputs of a 3-wide window (dilation 1) at stride SW = 1 or 2, separably: each input
+ * column's rows are combined once and kept in registers for the outputs that share it (stride 2:
+ * an output's left column is its predecessor's right one; stride 1: two of its three columns are),
+ * so an output costs 2 (stride 2) or 1 (stride 1) column combines and 2 window steps instead of
+ * 3 * rows window steps
+ */
+template <int IS_MAX, int SW>
+static void pkPoolInterior3(const MNN::PackedPoolRow* r, int ox0, int ox1) {
+    const float* x = r->x + ((int64_t)ox0 * SW - r->pl) * 16;
+    PkVec c0[kPkNV], c1[kPkNV], c2[kPkNV];
+    pkPoolColumn<IS_MAX>(r, x, c0);
+    if (SW == 1) {
+        pkPoolColumn<IS_MAX>(r, x + 16, c1);
+    }
+    for (int ox = ox0; ox < ox1; ++ox, x += SW * 16) {
+        if (SW == 2) {
+            pkPoolColumn<IS_MAX>(r, x + 16, c1);
+        }
+        pkPoolColumn<IS_MAX>(r, x + 32, c2);
+        PkVec acc[kPkNV];
+        for (int v = 0; v < kPkNV; ++v) {
+            acc[v] = pkPoolStep<IS_MAX>(pkPoolStep<IS_MAX>(c0[v], c1[v]), c2[v]);
+        }
+        pkPoolStore<IS_MAX>(r, ox, acc, false);
+        for (int v = 0; v < kPkNV; ++v) {
+            if (SW == 1) {
+                c0[v] = c1[v];
+                c1[v] = c2[v];
+            } else {
+                c0[v] = c2[v];
+            }
+        }
+    }
+}
+
 template <int IS_MAX>
 static void pkPoolRowT(const MNN::PackedPoolRow* r) {
     const int in0 = r->rows > 0 ? r->in0 : r->ow, in1 = r->rows > 0 ? r->in1 : r->ow;
     int ox = 0;
     for (; ox < in0; ++ox) {
         pkPoolEdge<IS_MAX>(r, ox);
+    }
+    if (r->kw == 3 && r->dw == 1 && (r->sw == 1 || r->sw == 2) && in1 > ox) {
+        if (r->sw == 1) {
+            pkPoolInterior3<IS_MAX, 1>(r, ox, in1);
+        } else {
+            pkPoolInterior3<IS_MAX, 2>(r, ox, in1);
+        }
+        ox = in1;
     }
     for (; ox + kPkP <= in1; ox += kPkP) {
         pkPoolInterior<IS_MAX, kPkP>(r, ox);

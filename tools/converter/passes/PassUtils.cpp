@@ -81,6 +81,9 @@ void runPasses(Graph& g) {
         fuseActivation(g);
         removeDeadNodes(g);
     }
+    if (fuseConvolutionPool(g)) {
+        removeDeadNodes(g);
+    }
 }
 
 }  // namespace Convert

@@ -61,6 +61,11 @@ bool fuseInputScale(Graph& g);
  * (act(conv + B + R): an activation after the Add fuses in when fuseActivation runs again)
  */
 bool fuseResidualAdd(Graph& g);
+/**
+ * a 2-D Convolution (X, W, [B]; group 1, constant W) read only by a 2-D MaxPool / AveragePool (one
+ * output, not global) -> one ConvolutionPool carrying both params. Run last (after fuseResidualAdd).
+ */
+bool fuseConvolutionPool(Graph& g);
 
 /** all passes to a fixed point, then the fusions into compound ops (fusePointwiseDepthwise) */
 void runPasses(Graph& g);

@@ -19,6 +19,7 @@ int weightAxis(const Schema::OpT& op, int slot, int rank) {
     }
     switch (op.type) {
         case T::Convolution:
+        case T::ConvolutionPool:
             return 0;
         case T::ConvTranspose:
             return 1;
@@ -37,6 +38,9 @@ bool isWeightSlot(const Schema::OpT& op, int slot) {
     using T = Schema::OpType;
     if (op.type == T::Convolution) {
         return slot == 1 || slot == 2;  // slot 3: the input scale S, an activation
+    }
+    if (op.type == T::ConvolutionPool) {
+        return slot == 1 || slot == 2;
     }
     switch (op.type) {
         case T::ConvTranspose:

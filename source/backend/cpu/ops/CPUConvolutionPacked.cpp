@@ -9,12 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <algorithm>
+#include <memory>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 #include <string>
 #include <vector>
 #include "CPUConvolutionFast.hpp"
+#include "CPUConvolutionPool.hpp"
 #include "CPUPackedOps.hpp"
 #include "backend/cpu/CPUBackend.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
@@ -64,6 +66,9 @@ constexpr size_t kPrefetchWeightBytes = 2u * 1024u * 1024u;  // weights beyond L
  */
 constexpr int kRunKBlocks = 4;
 constexpr int kTileRuns = 8;
+
+/** ConvolutionPool: the convolution rows of a band, one output-block group (L2 share) */
+constexpr double kBandBytes = 128.0 * 1024.0;
 
 /** tasks per thread of the work index (contiguous ranges, claimed as threads come free) */
 constexpr int kTasksPerThread = 12;
@@ -259,6 +264,13 @@ struct PackedConvJob {
      * on; returns the tile's first output (and in *rt its residual, or null)
      */
     float* placeTile(PackedConvTile* t, const PcTileDesc& d, int n, int qb0, int kb0, const float** rt) const {
+        setTileFields(t, d, n, qb0, kb0);
+        float* yt = y + n * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
+        *rt = res ? res + (yt - y) : nullptr;
+        return yt;
+    }
+    /** the fields of `t` that place tile d of image n, output blocks [qb0, qb0 + Q), from K block kb0 on (not y) */
+    void setTileFields(PackedConvTile* t, const PcTileDesc& d, int n, int qb0, int kb0) const {
         const PcTapList& l = lists[d.list];
         const int Q = std::min(qMax, outBlocks - qb0);
         const int64_t wSlice = (int64_t)kb0 * tapsAll * kCpuPack * Q * kCpuPack;  // weights before kb0
@@ -272,9 +284,44 @@ struct PackedConvJob {
         t->P = d.P;
         t->Q = Q;
         t->yLastLanes = qb0 + Q == outBlocks ? lastLanes : kCpuPack;
-        float* yt = y + n * yImage + qb0 * yBlockStride + (int64_t)d.yPos * kCpuPack;
-        *rt = res ? res + (yt - y) : nullptr;
-        return yt;
+    }
+    /**
+     * Tiles [t0, t1) of image n (row tiles only: a plan made for bands, see CPUConvolutionPacked::
+     * mBanded), output-block group g, into yb: block qb0 + q at yb + q * ybs, position p at
+     * (p - yPosBase) * 16 within it; runs and half-block merges as in operator()
+     */
+    void runTileRange(int n, int g, int64_t t0, int64_t t1, float* yb, int64_t ybs, int64_t yPosBase) const {
+        PackedConvTile t;
+        t.xBlockStride = xBlockStride;
+        t.kBlocks = kBlocks;
+        t.kLast = kLast;
+        t.tapsAll = tapsAll;
+        t.accumulate = 0;
+        t.prefetch = prefetch;
+        t.xPosStride = xRowStride;
+        t.yBlockStride = ybs;
+        t.res = nullptr;
+        t.post = post;
+        const int qb0 = g * qMax;
+        const bool half = halfGroup(g);
+        for (int64_t k = t0; k < t1;) {
+            const PcTileDesc& d = tiles[k];
+            setTileFields(&t, d, n, qb0, 0);
+            t.y = yb + ((int64_t)d.yPos - yPosBase) * kCpuPack;
+            t.runs = 1;
+            int64_t next = k + 1;
+            if (half && next < t1 && mergesWithNext(k)) {
+                t.P += tiles[next].P;
+                ++next;
+            } else {
+                while (t.runs < runsMax && k + t.runs < t1 && continuesRun(k + t.runs - 1)) {
+                    ++t.runs;
+                }
+                next = k + t.runs;
+            }
+            f->packedConv(&t);
+            k = next;
+        }
     }
     /**
      * A flat 1x1 / GEMM job (one tap list, no column tiles, float weights) with K in slices: for each
@@ -426,6 +473,84 @@ struct PackedConvJob {
     }
 };
 
+/**
+ * ConvolutionPool on the packed layout (CPUConvolutionPacked with a pool): a task takes a strip of
+ * pooled rows and walks it in bands of bandPoolRows, image by image: for each output-block group,
+ * the convolution rows the band's windows read are computed into the group's part of the task's
+ * band buffer (the rows the previous band already holds are moved to its top, not recomputed), then
+ * pooled into the output. The convolution's output never leaves the cache (a resnet stem's is
+ * 3.2 MB), and the groups of a band read the same input rows while they are in cache.
+ */
+struct ConvPoolBandJob {
+    const PackedConvJob* conv;
+    const CPUCoreFunctions* f;
+    const DwPlaneGeom* pg;   // the pool over the convolution's output (ih x iw = its oh x ow)
+    const int64_t* rowTile;  // first tile of each convolution row, [oh + 1]
+    const float* invY;       // average: PackedPoolRow::scaleY per pooled row, invX per column
+    const float* invX;
+    float* bands;                   // bandFloats per task
+    float* y;                       // the pooled output, packed
+    int64_t bandFloats, bandBlock;  // floats per task, per block of a band (bandRows * iw * 16)
+    int batch, strips, bandPoolRows, isMax;
+    void operator()(int s) const {
+        const DwPlaneGeom& pool = *pg;
+        const int py0 = (int)((int64_t)pool.oh * s / strips), py1 = (int)((int64_t)pool.oh * (s + 1) / strips);
+        const int64_t rowFloats = (int64_t)pool.iw * kCpuPack;
+        const int64_t yBlock = (int64_t)pool.oh * pool.ow * kCpuPack;
+        float* band = bands + s * bandFloats;
+        PackedPoolRow r;
+        r.xRowStep = (int64_t)pool.dh * rowFloats;
+        r.iw = pool.iw;
+        r.ow = pool.ow;
+        r.kw = pool.kw;
+        r.sw = pool.sw;
+        r.dw = pool.dw;
+        r.pl = pool.pl;
+        r.in0 = pool.in0;
+        r.in1 = pool.in1;
+        r.isMax = isMax;
+        r.invX = invX;
+        for (int n = 0; n < batch; ++n) {
+            int c0 = 0, c1 = 0;  // the convolution rows the band holds (row c0 first)
+            for (int pb = py0; pb < py1; pb += bandPoolRows) {
+                const int pe = std::min(py1, pb + bandPoolRows);
+                const int lo = std::max(0, pb * pool.sh - pool.pt);
+                const int hi =
+                    std::max(lo, std::min(pool.ih, (pe - 1) * pool.sh - pool.pt + (pool.kh - 1) * pool.dh + 1));
+                const int keep = lo >= c0 && lo < c1 ? std::min(c1, hi) - lo : 0;
+                for (int g = 0; g < conv->groups; ++g) {
+                    const int qb0 = g * conv->qMax, Q = std::min(conv->qMax, conv->outBlocks - qb0);
+                    float* gb = band + (int64_t)qb0 * bandBlock;
+                    if (keep > 0 && lo > c0) {
+                        for (int q = 0; q < Q; ++q) {
+                            float* b = gb + q * bandBlock;
+                            memmove(b, b + (lo - c0) * rowFloats, sizeof(float) * keep * rowFloats);
+                        }
+                    }
+                    if (lo + keep < hi) {
+                        conv->runTileRange(n, g, rowTile[lo + keep], rowTile[hi], gb, bandBlock, (int64_t)lo * pool.iw);
+                    }
+                    for (int oy = pb; oy < pe; ++oy) {
+                        int k0 = 0, k1 = 0;
+                        dwValidRows(pool, oy, &k0, &k1);
+                        r.rows = k1 - k0;
+                        r.scaleY = invY[oy];
+                        const int64_t row = (int64_t)oy * pool.sh - pool.pt + (int64_t)k0 * pool.dh - lo;
+                        for (int q = 0; q < Q; ++q) {
+                            r.x = gb + q * bandBlock + (r.rows > 0 ? row * rowFloats : 0);
+                            r.y = y + ((int64_t)n * conv->outBlocks + qb0 + q) * yBlock +
+                                  (int64_t)oy * pool.ow * kCpuPack;
+                            f->packedPool(&r);
+                        }
+                    }
+                }
+                c0 = lo;
+                c1 = hi;
+            }
+        }
+    }
+};
+
 /** [lo, hi) of window taps k (< kernel) with begin + k * dil inside [0, extent) */
 void validTaps(int64_t begin, int kernel, int dil, int extent, int* lo, int* hi) {
     int a = 0;
@@ -480,9 +605,17 @@ public:
      * scaleInput: the op's input 3 (S) scales X per image and channel, applied to the weights;
      * residual: its input 4 (R, packed like the packed output) is added before the activation
      */
+    /**
+     * pool (ConvolutionPool): the output is that pooling over the convolution's, computed in bands
+     * (ConvPoolBandJob); X, W, [B] only, the output packed
+     */
     CPUConvolutionPacked(Backend* b, const ConvAttrs& attrs, const Tensor* weight, const Tensor* bias,
-                         bool scaleInput = false, bool residual = false)
+                         bool scaleInput = false, bool residual = false, const PoolAttrs* pool = nullptr)
         : Execution(b), mAttrs(attrs), mScaleInput(scaleInput), mResidual(residual) {
+        if (pool) {
+            mPoolFused = true;
+            mPoolAttrs = *pool;
+        }
         mPost = CPUUtils::gemmPostFor(attrs);
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         packWeights(cpuCoreFunctions(), weight, bias);
@@ -517,6 +650,11 @@ public:
         mPost.unary = mFuncs->unaryF32;
         mInPacked = isCpuPacked(inputs[0]);
         mOutPacked = isCpuPacked(outputs[0]);
+        if (mPoolFused && (!mOutPacked || mScaleInput || mResidual)) {
+            MNN_ERROR("ConvolutionPool %s: the banded kernel needs a packed output and X, W, [B] only\n",
+                      TensorUtils::describe(outputs[0])->name.c_str());
+            return NOT_SUPPORT;
+        }
         // a strided 1x1 convolution runs on its input subsampled into scratch: one flat stride-1 plane
         // of whole tiles (strided rows split into tiles of 3-5 positions that stream the weights
         // again each: resnet50's downsample layers ran 1.3-1.5x slower than ORT's)
@@ -588,6 +726,9 @@ public:
         const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
         mInImage = (int64_t)inBlocks * ih * iw * mXLanes;
         mOutImage = (int64_t)outBlocks * oh * ow * kCpuPack;
+        if (mPoolFused && !planBands(outputs[0])) {
+            return INVALID_VALUE;
+        }
         // tasks: contiguous ranges of the work index (image, chunk, group, tile), each with enough work
         const int threads = mPool ? mPool->threads() : 1;
         const int groups = (outBlocks + mFuncs->pcQMax - 1) / mFuncs->pcQMax;
@@ -639,7 +780,7 @@ public:
             }
         }
         mKSlice = 0;
-        if (mTapsAll == 1 && mLists.size() == 1 && !mFold && mWeightsHalf.empty() && !mScaleInput &&
+        if (!mPoolFused && mTapsAll == 1 && mLists.size() == 1 && !mFold && mWeightsHalf.empty() && !mScaleInput &&
             packedBlocks(mKLanes) >= kKSliceMinBlocks) {
             bool flat = true;
             for (const auto& d : mTiles) {
@@ -647,9 +788,10 @@ public:
             }
             mKSlice = flat ? kKSliceBlocks : 0;
         }
-        snprintf(mAlgo, sizeof(mAlgo), "packed%s%s%s%s%s %s", mXLanes < kCpuPack ? "-nhwc" : "",
+        const char* pooled = !mPoolFused ? "" : mPoolAttrs.type == Schema::PoolType::MAXPOOL ? "+maxpool" : "+avgpool";
+        snprintf(mAlgo, sizeof(mAlgo), "packed%s%s%s%s%s%s %s", mXLanes < kCpuPack ? "-nhwc" : "",
                  mWeightsHalf.empty() ? "" : "-f16", mScaleInput ? "-scaled" : "", mResidual ? "-residual" : "",
-                 mKSlice ? "-ksliced" : "", mFuncs->packedConvName);
+                 mKSlice ? "-ksliced" : "", pooled, mFuncs->packedConvName);
         size_t scratch = 0;
         if (!mInPacked || mSubsample) {
             scratch += (size_t)(mBatch * mInImage) * sizeof(float);
@@ -658,6 +800,9 @@ public:
             scratch += (size_t)(mBatch * mOutImage) * sizeof(float);
         }
         scratch += (size_t)mScaleImages * mWeights.size() * sizeof(float);
+        if (mPoolFused) {
+            scratch += (size_t)mBandTasks * mBandFloats * sizeof(float);
+        }
         if (scratch && !static_cast<CPUBackend*>(backend())->reserveScratch(scratch)) {
             return OUT_OF_MEMORY;
         }
@@ -767,6 +912,27 @@ public:
             job.rPost = job.post;
             job.post = nullptr;  // the activation comes after R
         }
+        if (mPoolFused) {
+            ConvPoolBandJob band;
+            band.conv = &job;
+            band.f = mFuncs;
+            band.pg = &mPoolGeom;
+            band.rowTile = mRowTile.data();
+            band.invY = mPoolInvY.data();
+            band.invX = mPoolInvX.data();
+            band.bands = scratch;
+            band.y = outputs[0]->host<float>();
+            band.bandFloats = mBandFloats;
+            band.bandBlock = mBandBlock;
+            band.batch = mBatch;
+            band.strips = mBandTasks;
+            band.bandPoolRows = mBandPoolRows;
+            band.isMax = mPoolAttrs.type == Schema::PoolType::MAXPOOL ? 1 : 0;
+            if (mBatch > 0 && mPoolGeom.oh > 0 && mPoolGeom.ow > 0) {
+                parallelFor(mPool, mBandTasks, band);
+            }
+            return NO_ERROR;
+        }
         if (job.total > 0) {
             parallelFor(mPool, mTasks, job);
         }
@@ -840,15 +1006,58 @@ private:
     }
 
     /**
+     * ConvolutionPool: the pool's geometry over the convolution's output, the tiles of each
+     * convolution row, and the bands: as many pooled rows per band as keep the convolution rows of
+     * every output block within kBandBytes; one task per strip of pooled rows, 2 per thread (a
+     * strip's first band recomputes the rows its predecessor shares)
+     */
+    bool planBands(const Tensor* output) {
+        const int oh = mGeom.output[0], ow = mGeom.output[1];
+        WindowGeometry pg;
+        std::string err;
+        if (!resolvePool(mPoolAttrs, {mBatch, mOutChannels, oh, ow}, &pg, &err) || pg.input.size() != 2) {
+            MNN_ERROR("ConvolutionPool %s: pool: %s\n", TensorUtils::describe(output)->name.c_str(), err.c_str());
+            return false;
+        }
+        mPoolGeom = dwPlaneGeom(pg);
+        poolInverseCounts(mPoolAttrs, pg, &mPoolInvY, &mPoolInvX);
+        const auto& p = mPoolGeom;
+        mRowTile.assign((size_t)oh + 1, 0);
+        int64_t k = 0;
+        for (int oy = 0; oy <= oh; ++oy) {
+            while (k < (int64_t)mTiles.size() && mTiles[(size_t)k].yPos < (int64_t)oy * ow) {
+                ++k;
+            }
+            mRowTile[(size_t)oy] = k;
+        }
+        const int blocks = packedBlocks(mOutChannels);
+        auto bandRows = [&](int b) {
+            return (int)std::min<int64_t>(oh, (int64_t)(b - 1) * p.sh + (int64_t)(p.kh - 1) * p.dh + 1);
+        };
+        const double rowBytes = (double)blocks * ow * kCpuPack * sizeof(float);
+        mBandPoolRows = 1;
+        while (mBandPoolRows < p.oh && bandRows(mBandPoolRows + 1) * rowBytes <= kBandBytes) {
+            ++mBandPoolRows;
+        }
+        mBandBlock = (int64_t)std::max(1, bandRows(mBandPoolRows)) * ow * kCpuPack;
+        mBandFloats = mBandBlock * blocks;
+        const int threads = mPool ? mPool->threads() : 1;
+        mBandTasks = threads > 1 ? std::max(1, std::min(p.oh, 2 * threads)) : 1;
+        return true;
+    }
+
+    /**
      * Tap lists per (row class, column segment) and the tiles of one image. A 1x1 stride-1 unpadded
-     * convolution is one row over the whole plane.
+     * convolution is one row over the whole plane. For bands (mPoolFused) every tile runs along a
+     * row and the tiles are in row order.
      */
     void planTiles() {
         const auto& g = mGeom;
         int ih = g.input[0], iw = g.input[1], oh = g.output[0], ow = g.output[1];
         const int kh = g.kernel[0], kw = g.kernel[1], sh = g.strides[0], sw = g.strides[1];
         const int dh = g.dilations[0], dw = g.dilations[1], pt = g.padBegin[0], pl = g.padBegin[1];
-        const bool flat = kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && oh == ih && ow == iw;
+        const bool flat =
+            !mPoolFused && kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && oh == ih && ow == iw;
         if (flat) {
             iw = ih * iw;
             ow = oh * ow;
@@ -905,13 +1114,14 @@ private:
         // positions, along its rows or (narrow edge segments) down its columns, whichever gives the
         // larger tiles
         const int pMax = mFuncs->pcPMax;
-        const bool columnsFit = pMax * mFuncs->pcQMax * kCpuPack <= kColumnTileFloats;
+        const bool columnsFit = !mPoolFused && pMax * mFuncs->pcQMax * kCpuPack <= kColumnTileFloats;
         auto avgTile = [&](int len) { return (double)len / ((len + pMax - 1) / pMax); };
         mTiles.clear();
         for (int oyA = 0; oyA < oh;) {
             const int rc = rowClass[(size_t)oyA];
             int oyB = oyA + 1;
-            while (oyB < oh && rowClass[(size_t)oyB] == rc) {
+            // bands: one row per run, so that the tiles come in row order
+            while (!mPoolFused && oyB < oh && rowClass[(size_t)oyB] == rc) {
                 ++oyB;
             }
             const int ky0 = rowRanges[(size_t)rc].first;
@@ -955,6 +1165,15 @@ private:
     }
 
     ConvAttrs mAttrs;
+    // ConvolutionPool (planBands): the pool, its geometry over the convolution's output and its
+    // average divisors, the first tile of each convolution row, the bands and their tasks
+    bool mPoolFused = false;
+    PoolAttrs mPoolAttrs;
+    DwPlaneGeom mPoolGeom{};
+    std::vector<float> mPoolInvY, mPoolInvX;
+    std::vector<int64_t> mRowTile;
+    int mBandPoolRows = 1, mBandTasks = 1;
+    int64_t mBandBlock = 0, mBandFloats = 0;
     bool mScaleInput = false;
     bool mResidual = false;
     int mScaleImages = 0;  // S's images (1: one scale for the batch)
@@ -1053,6 +1272,44 @@ Execution* createPackedPlain(const std::vector<Tensor*>& inputs, const std::vect
 }
 
 }  // namespace
+
+Execution* createPackedConvolutionPool(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                       const Schema::Op* op, Backend* backend) {
+    auto p = op->param_as_ConvolutionPoolParam();
+    if (!p || !p->conv() || !p->pool() || inputs.size() < 2 || inputs.size() > 3 || outputs.size() != 1 ||
+        !isCpuPacked(outputs[0])) {
+        return nullptr;  // the adapter runs the plain pair
+    }
+    const char* env = getenv("MNN_CONV_ALGO");
+    if (env && strcmp(env, "reference") == 0) {
+        return nullptr;
+    }
+    ConvAttrs conv;
+    PoolAttrs pool;
+    conv.load(p->conv());
+    pool.load(p->pool());
+    std::unique_ptr<Tensor> mid(new Tensor(4, Tensor::CAFFE));
+    setCpuPacked(mid.get(), true);
+    if (!shapeConvolutionPoolMid(conv, pool, inputs, mid.get())) {
+        return nullptr;
+    }
+    const std::vector<Tensor*> midv = {mid.get()};
+    const Tensor* bias = inputs.size() > 2 ? inputs[2] : nullptr;
+    if (packedOperands(inputs, midv) && conv.group == 1 && inputs[1]->length(1) == inputs[0]->length(1)) {
+        // the direct kernel in bands, unless Winograd would run the convolution
+        std::unique_ptr<Execution> wino(createPackedWinograd(inputs, midv, conv, backend));
+        if (!wino) {
+            return new CPUConvolutionPacked(backend, conv, inputs[1], bias, false, false, &pool);
+        }
+        return makeConvolutionPoolPair(backend, conv, pool, mid.release(), wino.release(),
+                                       createPackedPooling(pool, backend));
+    }
+    Execution* c = createPackedPlain(inputs, midv, conv, backend);
+    if (!c) {
+        return nullptr;
+    }
+    return makeConvolutionPoolPair(backend, conv, pool, mid.release(), c, createPackedPooling(pool, backend));
+}
 
 Execution* createPackedConvolution(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                    const Schema::Op* op, Backend* backend) {

@@ -46,6 +46,14 @@ int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, c
             }
             return Backend::PACKED_MIXED;
         }
+        case Schema::OpType::ConvolutionPool: {
+            // X, W, [B] with constant weights: the banded kernel, the packed pair or the adapter
+            if (inputs.size() < 2 || inputs.size() > 3 || !isFloat4d(inputs[0]) || !isConstant(inputs[1]) ||
+                (inputs.size() > 2 && inputs[2] && !isConstant(inputs[2]))) {
+                return Backend::PACKED_NONE;
+            }
+            return Backend::PACKED_MIXED;
+        }
         case Schema::OpType::PointwiseDepthwise: {
             // X, W1, [B1], W2, [B2] with constant weights and biases: the banded kernel or the adapter
             if (inputs.size() < 4 || inputs.size() > 5 || !isFloat4d(inputs[0]) || !isConstant(inputs[1]) ||
@@ -277,6 +285,9 @@ Execution* createPackedExecution(const std::vector<Tensor*>& inputs, const std::
             break;
         case Schema::OpType::PointwiseDepthwise:
             native = createPackedPointwiseDepthwise(inputs, outputs, op, backend);
+            break;
+        case Schema::OpType::ConvolutionPool:
+            native = createPackedConvolutionPool(inputs, outputs, op, backend);
             break;
         case Schema::OpType::Pooling:
             native = createPackedPooling(inputs, outputs, op, backend);

@@ -45,6 +45,21 @@ bool packedPoolingSupported(const Schema::Op* op, const std::vector<Tensor*>& in
                             const std::vector<Tensor*>& outputs);
 Execution* createPackedPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                const Schema::Op* op, Backend* backend);
+/** the packed pooling of attrs (MAXPOOL / AVERAGEPOOL, else null); its input and output packed */
+Execution* createPackedPooling(const PoolAttrs& attrs, Backend* backend);
+/**
+ * an average pool's divisors per output row (invY) and column (invX): 1 / the window's count inside
+ * the input, or inside the padded extent with countIncludePad
+ */
+void poolInverseCounts(const PoolAttrs& attrs, const WindowGeometry& geom, std::vector<float>* invY,
+                       std::vector<float>* invX);
+/**
+ * ConvolutionPool: the banded direct kernel (CPUConvolutionPacked.cpp) where the convolution would
+ * run the direct tile kernel, else the convolution's packed Execution then the packed pooling
+ * (CPUConvolutionPool.cpp); null for the adapter (the plain pair)
+ */
+Execution* createPackedConvolutionPool(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                       const Schema::Op* op, Backend* backend);
 Execution* createPackedBinary(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                               const Schema::Op* op, Backend* backend);
 Execution* createPackedConcat(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,

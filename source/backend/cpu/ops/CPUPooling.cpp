@@ -158,15 +158,20 @@ private:
     std::vector<int64_t> mColStride;
 };
 
-static Execution* createPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
-                                const Schema::Op* op, Backend* backend) {
-    PoolAttrs attrs;
-    attrs.load(op->param_as_PoolParam());
+Execution* createPlainPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                              const PoolAttrs& attrs, Backend* backend) {
     // 2-D float Max / Average without Indices: direct loops (CPUPoolingFast.cpp)
     if (auto fast = createFastPooling(inputs, outputs, attrs, backend)) {
         return fast;
     }
     return new CPUPooling(backend, attrs);
+}
+
+static Execution* createPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                                const Schema::Op* op, Backend* backend) {
+    PoolAttrs attrs;
+    attrs.load(op->param_as_PoolParam());
+    return createPlainPooling(inputs, outputs, attrs, backend);
 }
 
 } // namespace MNN

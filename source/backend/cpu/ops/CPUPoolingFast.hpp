@@ -10,6 +10,9 @@ namespace MNN {
 /** the fast Execution for 2-D float MAXPOOL / AVERAGEPOOL with one output, else nullptr */
 Execution* createFastPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                              const PoolAttrs& attrs, Backend* backend);
+/** the plain Pooling Execution for attrs: the fast one where it applies, else the reference (CPUPooling.cpp) */
+Execution* createPlainPooling(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
+                              const PoolAttrs& attrs, Backend* backend);
 
 } // namespace MNN
 #endif

@@ -78,22 +78,7 @@ public:
         }
         mGeom = dwPlaneGeom(geom);  // the same row geometry as the packed depthwise kernel
         const auto& g = mGeom;
-        // per dimension: 1 / (inside count, or the count inside [-padBegin, in + padEnd))
-        auto inverse = [&](int d, std::vector<float>* inv) {
-            inv->assign((size_t)geom.output[d], 0.0f);
-            for (int o = 0; o < geom.output[d]; ++o) {
-                int inside = 0, padded = 0;
-                for (int k = 0; k < geom.kernel[d]; ++k) {
-                    const int64_t i = (int64_t)o * geom.strides[d] - geom.padBegin[d] + (int64_t)k * geom.dilations[d];
-                    inside += (i >= 0 && i < geom.input[d]) ? 1 : 0;
-                    padded += (i >= -geom.padBegin[d] && i < (int64_t)geom.input[d] + geom.padEnd[d]) ? 1 : 0;
-                }
-                const int n = mAttrs.countIncludePad ? padded : inside;
-                (*inv)[(size_t)o] = n > 0 ? 1.0f / (float)n : 0.0f;
-            }
-        };
-        inverse(0, &mInvY);
-        inverse(1, &mInvX);
+        poolInverseCounts(mAttrs, geom, &mInvY, &mInvX);
         const int blocks = packedBlocks(inputs[0]->length(1));
         const int64_t planes = (int64_t)inputs[0]->length(0) * blocks;
         if (planes > (1 << 22)) {
@@ -141,6 +126,33 @@ bool isFloat4d(const Tensor* t) {
 }
 
 }  // namespace
+
+void poolInverseCounts(const PoolAttrs& attrs, const WindowGeometry& geom, std::vector<float>* invY,
+                       std::vector<float>* invX) {
+    // per dimension: 1 / (inside count, or the count inside [-padBegin, in + padEnd))
+    auto inverse = [&](int d, std::vector<float>* inv) {
+        inv->assign((size_t)geom.output[d], 0.0f);
+        for (int o = 0; o < geom.output[d]; ++o) {
+            int inside = 0, padded = 0;
+            for (int k = 0; k < geom.kernel[d]; ++k) {
+                const int64_t i = (int64_t)o * geom.strides[d] - geom.padBegin[d] + (int64_t)k * geom.dilations[d];
+                inside += (i >= 0 && i < geom.input[d]) ? 1 : 0;
+                padded += (i >= -geom.padBegin[d] && i < (int64_t)geom.input[d] + geom.padEnd[d]) ? 1 : 0;
+            }
+            const int n = attrs.countIncludePad ? padded : inside;
+            (*inv)[(size_t)o] = n > 0 ? 1.0f / (float)n : 0.0f;
+        }
+    };
+    inverse(0, invY);
+    inverse(1, invX);
+}
+
+Execution* createPackedPooling(const PoolAttrs& attrs, Backend* backend) {
+    if (attrs.type != Schema::PoolType::MAXPOOL && attrs.type != Schema::PoolType::AVERAGEPOOL) {
+        return nullptr;
+    }
+    return new CPUPoolingPacked(backend, attrs);
+}
 
 bool packedPoolingSupported(const Schema::Op* op, const std::vector<Tensor*>& inputs,
                             const std::vector<Tensor*>& outputs) {
