@@ -514,9 +514,11 @@ struct ConvPoolBandJob {
             int c0 = 0, c1 = 0;  // the convolution rows the band holds (row c0 first)
             for (int pb = py0; pb < py1; pb += bandPoolRows) {
                 const int pe = std::min(py1, pb + bandPoolRows);
-                const int lo = std::max(0, pb * pool.sh - pool.pt);
+                // in int64: a hostile window (kernel x dilation) must not wrap around
+                const int lo = (int)std::max<int64_t>(0, (int64_t)pb * pool.sh - pool.pt);
                 const int hi =
-                    std::max(lo, std::min(pool.ih, (pe - 1) * pool.sh - pool.pt + (pool.kh - 1) * pool.dh + 1));
+                    (int)std::max<int64_t>(lo, std::min<int64_t>(pool.ih, (int64_t)(pe - 1) * pool.sh - pool.pt +
+                                                                              (int64_t)(pool.kh - 1) * pool.dh + 1));
                 const int keep = lo >= c0 && lo < c1 ? std::min(c1, hi) - lo : 0;
                 for (int g = 0; g < conv->groups; ++g) {
                     const int qb0 = g * conv->qMax, Q = std::min(conv->qMax, conv->outBlocks - qb0);
