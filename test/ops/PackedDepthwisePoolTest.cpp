@@ -98,31 +98,6 @@ std::vector<uint8_t> poolModel(const PoolCase& c) {
     return mb.finish();
 }
 
-/** like maxRelativeDiff, but NaN must appear at the same places in both (then it counts as equal) */
-double nanAwareDiff(const LayoutRun& a, const LayoutRun& b) {
-    double worst = 0.0;
-    for (auto& kv : b.outputs) {
-        auto it = a.outputs.find(kv.first);
-        if (it == a.outputs.end() || it->second.size() != kv.second.size()) {
-            ADD_FAILURE() << "output " << kv.first << " missing or of another size";
-            return 1e30;
-        }
-        double scale = 1.0;
-        for (auto v : kv.second) {
-            scale = std::isnan(v) ? scale : std::max(scale, (double)std::fabs(v));
-        }
-        for (size_t i = 0; i < kv.second.size(); ++i) {
-            const float x = it->second[i], y = kv.second[i];
-            if (std::isnan(x) || std::isnan(y)) {
-                worst = std::isnan(x) && std::isnan(y) ? worst : INFINITY;
-                continue;
-            }
-            worst = std::max(worst, std::fabs((double)x - (double)y) / scale);
-        }
-    }
-    return worst;
-}
-
 std::string tierName(int tier) {
     return cpuTierName(cpuCoreFunctionsFor((CPUTier)tier).tier);
 }

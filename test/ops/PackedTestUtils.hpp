@@ -130,6 +130,34 @@ inline double maxRelativeDiff(const LayoutRun& a, const LayoutRun& b) {
 }
 
 /**
+ * like maxRelativeDiff (scale max(floor, max |b|) over b's non-NaN values), but NaN must appear at
+ * the same places in both (then it counts as equal)
+ */
+inline double nanAwareDiff(const LayoutRun& a, const LayoutRun& b, double floor = 1.0) {
+    double worst = 0.0;
+    for (auto& kv : b.outputs) {
+        auto it = a.outputs.find(kv.first);
+        if (it == a.outputs.end() || it->second.size() != kv.second.size()) {
+            ADD_FAILURE() << "output " << kv.first << " missing or of another size";
+            return 1e30;
+        }
+        double scale = floor;
+        for (auto v : kv.second) {
+            scale = std::isnan(v) ? scale : std::max(scale, (double)std::fabs(v));
+        }
+        for (size_t i = 0; i < kv.second.size(); ++i) {
+            const float x = it->second[i], y = kv.second[i];
+            if (std::isnan(x) || std::isnan(y)) {
+                worst = std::isnan(x) && std::isnan(y) ? worst : INFINITY;
+                continue;
+            }
+            worst = std::max(worst, std::fabs((double)x - (double)y) / scale);
+        }
+    }
+    return worst;
+}
+
+/**
  * Runs `model` on random x (seeded) with the layout off (reference kernels) and then packed on every
  * ISA tier at 1-3 threads: the `packed` tensors must be NC16HW16, op's algorithm must start with
  * `algorithm` (a prefix: unaligned concats add their gather kernel, "packed-concat pgather__avx512"),

@@ -498,18 +498,7 @@ struct ConvPoolBandJob {
         const int64_t rowFloats = (int64_t)pool.iw * kCpuPack;
         const int64_t yBlock = (int64_t)pool.oh * pool.ow * kCpuPack;
         float* band = bands + s * bandFloats;
-        PackedPoolRow r;
-        r.xRowStep = (int64_t)pool.dh * rowFloats;
-        r.iw = pool.iw;
-        r.ow = pool.ow;
-        r.kw = pool.kw;
-        r.sw = pool.sw;
-        r.dw = pool.dw;
-        r.pl = pool.pl;
-        r.in0 = pool.in0;
-        r.in1 = pool.in1;
-        r.isMax = isMax;
-        r.invX = invX;
+        PackedPoolRow r = packedPoolRow(pool, isMax, invX);
         for (int n = 0; n < batch; ++n) {
             int c0 = 0, c1 = 0;  // the convolution rows the band holds (row c0 first)
             for (int pb = py0; pb < py1; pb += bandPoolRows) {

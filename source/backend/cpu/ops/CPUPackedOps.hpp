@@ -5,6 +5,7 @@
 
 #include <vector>
 #include "core/Backend.hpp"
+#include "backend/cpu/CPUCoreFunctions.hpp"
 #include "backend/cpu/CPUMemory.hpp"
 #include "shape/WindowGeometry.hpp"
 
@@ -112,6 +113,8 @@ struct DwPlaneGeom {
 };
 /** from a 2-D convolution geometry */
 DwPlaneGeom dwPlaneGeom(const WindowGeometry& g);
+/** a pooling row over g with the fields every row of the plane shares (x, y, rows, scaleY: per row) */
+PackedPoolRow packedPoolRow(const DwPlaneGeom& g, int isMax, const float* invX);
 /** kernel rows [*k0, *k1) of output row oy that fall inside the input */
 void dwValidRows(const DwPlaneGeom& g, int oy, int* k0, int* k1);
 /**

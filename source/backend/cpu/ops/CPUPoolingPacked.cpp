@@ -30,18 +30,7 @@ struct PackedPoolJob {
         const int plane = t / bands, band = t % bands;
         const int oy0 = (int)((int64_t)g->oh * band / bands), oy1 = (int)((int64_t)g->oh * (band + 1) / bands);
         const float* xp = x + (int64_t)plane * g->ih * g->iw * 16;
-        PackedPoolRow r;
-        r.xRowStep = (int64_t)g->dh * g->iw * 16;
-        r.iw = g->iw;
-        r.ow = g->ow;
-        r.kw = g->kw;
-        r.sw = g->sw;
-        r.dw = g->dw;
-        r.pl = g->pl;
-        r.in0 = g->in0;
-        r.in1 = g->in1;
-        r.isMax = isMax;
-        r.invX = invX;
+        PackedPoolRow r = packedPoolRow(*g, isMax, invX);
         for (int oy = oy0; oy < oy1; ++oy) {
             const int i0 = oy * g->sh - g->pt;
             const int k0 = i0 < 0 ? (-i0 + g->dh - 1) / g->dh : 0;
@@ -126,6 +115,22 @@ bool isFloat4d(const Tensor* t) {
 }
 
 }  // namespace
+
+PackedPoolRow packedPoolRow(const DwPlaneGeom& g, int isMax, const float* invX) {
+    PackedPoolRow r;
+    r.xRowStep = (int64_t)g.dh * g.iw * 16;
+    r.iw = g.iw;
+    r.ow = g.ow;
+    r.kw = g.kw;
+    r.sw = g.sw;
+    r.dw = g.dw;
+    r.pl = g.pl;
+    r.in0 = g.in0;
+    r.in1 = g.in1;
+    r.isMax = isMax;
+    r.invX = invX;
+    return r;
+}
 
 void poolInverseCounts(const PoolAttrs& attrs, const WindowGeometry& geom, std::vector<float>* invY,
                        std::vector<float>* invX) {
