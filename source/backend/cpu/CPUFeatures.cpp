@@ -1,4 +1,5 @@
 #include "CPUFeatures.hpp"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <mutex>
@@ -12,6 +13,53 @@
 #endif
 
 namespace MNN {
+
+long long clampL2Bytes(long long detected) {
+    if (detected <= 0) {
+        return kL2BytesDefault;
+    }
+    return detected < kL2BytesMin ? kL2BytesMin : detected > kL2BytesMax ? kL2BytesMax : detected;
+}
+
+/** the first line of a small text file into buf (false if it cannot be read) */
+static bool readLine(const char* path, char* buf, int size) {
+    FILE* f = fopen(path, "r");
+    if (!f) {
+        return false;
+    }
+    const bool ok = fgets(buf, size, f) != nullptr;
+    fclose(f);
+    return ok;
+}
+
+/** the L2 size of cpu0 in bytes from Linux's sysfs cache description, 0 if it has none */
+static long long l2FromSysfs() {
+    char path[96], line[64];
+    for (int i = 0; i < 8; ++i) {
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (!readLine(path, line, sizeof(line))) {
+            break;
+        }
+        if (atoi(line) != 2) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (readLine(path, line, sizeof(line)) && strncmp(line, "Instruction", 11) == 0) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!readLine(path, line, sizeof(line))) {
+            return 0;
+        }
+        char* end = nullptr;
+        const long long v = strtoll(line, &end, 10);
+        const long long unit = end && (*end == 'K' || *end == 'k')   ? 1024
+                               : end && (*end == 'M' || *end == 'm') ? 1024 * 1024
+                                                                     : 1;
+        return v > 0 ? v * unit : 0;
+    }
+    return 0;
+}
 
 #if defined(__x86_64__) || defined(_M_X64)
 static void cpuid(unsigned leaf, unsigned sub, unsigned r[4]) {
@@ -36,11 +84,50 @@ static unsigned long long xgetbv0() {
 #endif
 }
 
+/**
+ * the L2 size in bytes from CPUID, 0 if it does not say: Intel's deterministic cache parameters
+ * (leaf 4: ways x partitions x line x sets of the level-2 data / unified cache), AMD's and Hygon's
+ * extended leaf 0x80000006 (ECX[31:16], KB)
+ */
+static long long l2FromCpuid(unsigned maxLeaf) {
+    unsigned r[4] = {0, 0, 0, 0};
+    cpuid(0, 0, r);
+    char vendor[13];
+    memcpy(vendor, &r[1], 4);
+    memcpy(vendor + 4, &r[3], 4);
+    memcpy(vendor + 8, &r[2], 4);
+    vendor[12] = 0;
+    if (strcmp(vendor, "GenuineIntel") == 0 && maxLeaf >= 4) {
+        for (unsigned sub = 0; sub < 16; ++sub) {
+            cpuid(4, sub, r);
+            const unsigned type = r[0] & 0x1Fu, level = (r[0] >> 5) & 0x7u;
+            if (type == 0) {
+                break;
+            }
+            if (level == 2 && (type == 1 || type == 3)) {
+                const long long ways = (r[1] >> 22) + 1, parts = ((r[1] >> 12) & 0x3FFu) + 1,
+                                line = (r[1] & 0xFFFu) + 1;
+                return ways * parts * line * ((long long)r[2] + 1);
+            }
+        }
+        return 0;
+    }
+    if (strcmp(vendor, "AuthenticAMD") == 0 || strcmp(vendor, "HygonGenuine") == 0) {
+        cpuid(0x80000000u, 0, r);
+        if (r[0] >= 0x80000006u) {
+            cpuid(0x80000006u, 0, r);
+            return (long long)(r[2] >> 16) * 1024;
+        }
+    }
+    return 0;
+}
+
 static void detect(CPUFeatures* f) {
     unsigned r[4] = {0, 0, 0, 0};
     cpuid(0, 0, r);
     const unsigned maxLeaf = r[0];
     if (maxLeaf < 1) {
+        f->l2Bytes = clampL2Bytes(l2FromSysfs());
         return;
     }
     cpuid(1, 0, r);
@@ -64,10 +151,13 @@ static void detect(CPUFeatures* f) {
     const bool avx512vl = (ebx7 >> 31) & 1u;
     f->avx2 = f->sse41 && avx && fma && f16c && avx2 && ymmState;
     f->avx512 = f->avx2 && avx512f && avx512bw && avx512vl && zmmState;
+    const long long l2 = l2FromCpuid(maxLeaf);
+    f->l2Bytes = clampL2Bytes(l2 > 0 ? l2 : l2FromSysfs());
 }
 #else
-static void detect(CPUFeatures*) {
+static void detect(CPUFeatures* f) {
     // no x86 kernels on other architectures: the scalar tier (auto-vectorised) is the safe default
+    f->l2Bytes = clampL2Bytes(l2FromSysfs());
 }
 #endif
 

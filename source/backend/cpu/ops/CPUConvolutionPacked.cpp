@@ -20,6 +20,7 @@
 #include "CPUPackedOps.hpp"
 #include "backend/cpu/CPUBackend.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
+#include "backend/cpu/CPUFeatures.hpp"
 #include "backend/cpu/CPUOpUtils.hpp"
 #include "backend/cpu/PackedLayout.hpp"
 #include "core/Macro.hpp"
@@ -42,8 +43,14 @@ struct PcTileDesc {
     int16_t column;
 };
 
-/** input bytes of one image per chunk of tiles (L2 share) */
-constexpr double kChunkInputBytes = 256.0 * 1024.0;
+/**
+ * input bytes of one image per chunk of tiles: this share of the core's L2 (CPUFeatures::l2Bytes).
+ * Half of L2 was the best fixed budget on Zen 3 (512 KB L2: 256 KB); on a Xeon with 2 MB of L2 per
+ * core (AVX-512 tier, 2026-11-27, per-op medians of alternating runs in one process) a budget of 1 MB
+ * took resnet50 -2.7% (its 14x14 1024-channel layers, whose 800 KB input had been cut into 4 chunks
+ * that each streamed the weights again: -11..21%), inception_v3 -1.7%; no chunks at all: -0.5% / +0.7%
+ */
+constexpr double kChunkL2Share = 0.5;
 // 1x1 convolutions with K of 16 blocks or more (K > 240) walk K in slices of 128 channels
 // (PackedConvJob::runSliced): a slice of one output-block group's weights (8 KB per block) stays
 // in L1 across a run of tiles instead of the whole K x Q * 16 weights (16-128 KB at K = 256-2048)
@@ -728,7 +735,8 @@ public:
         const int64_t tiles = (int64_t)mTiles.size();
         const double xBytes = (double)mInImage * sizeof(float);
         const double wBytes = (double)mWeightBytes;
-        int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(tiles, (int64_t)(xBytes / kChunkInputBytes) + 1));
+        const double chunkBytes = (double)cpuFeatures().l2Bytes * kChunkL2Share;
+        int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(tiles, (int64_t)(xBytes / chunkBytes) + 1));
         if (groups == 1 || xBytes + chunks * wBytes >= groups * xBytes + wBytes) {
             chunks = 1;
         }
