@@ -802,10 +802,9 @@ public:
         if (mKSlice > 0 && threads > 1) {
             // a sliced task keeps each weight slice in L1 only across its own run of tiles: at
             // least kSlicedTaskTiles tiles per task, a multiple of the threads in tasks
-            const int64_t all = (int64_t)mBatch * groups * mChunks * mChunkTiles;
-            int64_t t = std::max<int64_t>(threads, all / kSlicedTaskTiles);
+            int64_t t = std::max<int64_t>(threads, total / kSlicedTaskTiles);
             t = (t + threads - 1) / threads * threads;
-            mTasks = (int)std::max<int64_t>(1, std::min<int64_t>({(int64_t)mTasks, t, all}));
+            mTasks = (int)std::max<int64_t>(1, std::min<int64_t>((int64_t)mTasks, t));
         }
         const char* pooled = !mPoolFused ? "" : mPoolAttrs.type == Schema::PoolType::MAXPOOL ? "+maxpool" : "+avgpool";
         snprintf(mAlgo, sizeof(mAlgo), "packed%s%s%s%s%s%s %s", mXLanes < kCpuPack ? "-nhwc" : "",

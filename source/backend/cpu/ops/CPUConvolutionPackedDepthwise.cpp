@@ -69,16 +69,8 @@ void packDepthwiseWeights(const float* w, const float* b, int channels, int taps
 void packedDwRows(const CPUCoreFunctions& f, const DwPlaneGeom& g, const float* x, int rowBase, const float* w,
                   const float* bias, float* y, int oy0, int oy1, const GemmPost* post) {
     PackedDwRow r;
-    r.xRowStep = (int64_t)g.dh * g.iw * 16;
+    setRowGeometry(&r, g);
     r.bias = bias;
-    r.iw = g.iw;
-    r.ow = g.ow;
-    r.kw = g.kw;
-    r.sw = g.sw;
-    r.dw = g.dw;
-    r.pl = g.pl;
-    r.in0 = g.in0;
-    r.in1 = g.in1;
     r.post = post;
     for (int oy = oy0; oy < oy1; ++oy) {
         int k0, k1;

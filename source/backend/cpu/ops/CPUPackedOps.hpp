@@ -113,6 +113,19 @@ struct DwPlaneGeom {
 };
 /** from a 2-D convolution geometry */
 DwPlaneGeom dwPlaneGeom(const WindowGeometry& g);
+/** the plane geometry a row kernel's descriptor (PackedDwRow, PackedPoolRow) shares with g */
+template <class Row>
+inline void setRowGeometry(Row* r, const DwPlaneGeom& g) {
+    r->xRowStep = (int64_t)g.dh * g.iw * 16;
+    r->iw = g.iw;
+    r->ow = g.ow;
+    r->kw = g.kw;
+    r->sw = g.sw;
+    r->dw = g.dw;
+    r->pl = g.pl;
+    r->in0 = g.in0;
+    r->in1 = g.in1;
+}
 /** a pooling row over g with the fields every row of the plane shares (x, y, rows, scaleY: per row) */
 PackedPoolRow packedPoolRow(const DwPlaneGeom& g, int isMax, const float* invX);
 /** kernel rows [*k0, *k1) of output row oy that fall inside the input */

@@ -118,15 +118,7 @@ bool isFloat4d(const Tensor* t) {
 
 PackedPoolRow packedPoolRow(const DwPlaneGeom& g, int isMax, const float* invX) {
     PackedPoolRow r;
-    r.xRowStep = (int64_t)g.dh * g.iw * 16;
-    r.iw = g.iw;
-    r.ow = g.ow;
-    r.kw = g.kw;
-    r.sw = g.sw;
-    r.dw = g.dw;
-    r.pl = g.pl;
-    r.in0 = g.in0;
-    r.in1 = g.in1;
+    setRowGeometry(&r, g);
     r.isMax = isMax;
     r.invX = invX;
     return r;
