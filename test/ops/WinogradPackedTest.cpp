@@ -184,7 +184,7 @@ Prepared prepare(const Case& c, unsigned seed) {
 
 /**
  * a window's case on every tier at 1-2 threads: each forced m at Precision_Normal runs F(m, r) where
- * alpha = m + r - 1 <= 8 (named with the window for 1-D ones) and direct otherwise; the choice at
+ * alpha = m + r - 1 <= 8 (1-D windows: 12; named with the window) and direct otherwise; the choice at
  * Precision_Normal stays within F(alpha 8)'s tolerance; Precision_High takes alpha 4 only (windows
  * of more than 3 taps run direct)
  */
@@ -206,7 +206,8 @@ void checkWindowOnEveryTier(const Case& c, unsigned seed, const std::string& nam
                 const std::string where =
                     name + " " + algo + " tier " + cpuTierName((CPUTier)tier) + " threads " + std::to_string(threads);
                 ASSERT_EQ(run.code, NO_ERROR) << where;
-                if (m + r - 1 <= 8) {
+                const bool oneD = c.kw != 0 && c.k != c.kw;
+                if (m + r - 1 <= (oneD ? 12 : 8)) {
                     EXPECT_EQ(run.algorithm, "packed-winograd F(" + std::to_string(m) + "," + std::to_string(r) + ")" +
                                                  window + f.pwinoName + " " + f.packedConvName)
                         << where;
@@ -337,10 +338,10 @@ TEST(WinogradPacked, FiveByFiveWindowsMatchReference) {
 }
 
 TEST(WinogradPacked, OneDimensionalWindowsMatchReference) {
-    // 1 x r and r x 1 windows (r = 3, 5, 7) as 1-D F(m, r), forced for every m with alpha <= 8 (the
-    // others run direct) and chosen at Precision_Normal, on every tier and 1-2 threads: tile
-    // remainders along and across the axis, asymmetric and one-sided pads, a pad wider than half
-    // the window, planes a single tile wide, batch 2, plain inputs and outputs, each activation
+    // 1 x r and r x 1 windows (r = 3, 5, 7) as 1-D F(m, r), forced for every m = 2, 4, 6 (alpha <= 12:
+    // F(4,7), F(6,7) and F(6,5) take the points 3, -3, 1/3, -1/3) and chosen at Precision_Normal, on every tier and 1-2
+    // threads: tile remainders along and across the axis, asymmetric and one-sided pads, a pad wider than half the
+    // window, planes a single tile wide, batch 2, plain inputs and outputs, each activation
     using A = Schema::FusedActivation;
     const std::vector<Case> all = {
         {Chain::PACKED_BOTH, 2, 17, 24, 9, 11, {0, 3, 0, 3}, A::RELU, 1, 7},
@@ -354,7 +355,8 @@ TEST(WinogradPacked, OneDimensionalWindowsMatchReference) {
     for (size_t ci = 0; ci < all.size(); ++ci) {
         checkWindowOnEveryTier(all[ci], 700 + (unsigned)ci, "case " + std::to_string(ci));
     }
-    // inception_v3's Mixed_6 shape (17x17, 1x7 and 7x1): the 1-D F(2,7) pays at Precision_Normal
+    // inception_v3's Mixed_6 shape (17x17, 1x7 and 7x1): the 1-D F(6,7) pays at Precision_Normal (three
+    // tiles of 6 per row: 36 products for 17 outputs against F(2,7)'s 72 and the direct 119)
     for (int vertical = 0; vertical < 2; ++vertical) {
         const Case big{Chain::PACKED_BOTH,
                        1,
@@ -369,7 +371,7 @@ TEST(WinogradPacked, OneDimensionalWindowsMatchReference) {
         const Prepared p = prepare(big, 790 + (unsigned)vertical);
         const PwRun normal = runCase(p.model, p.x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
         ASSERT_EQ(normal.code, NO_ERROR);
-        EXPECT_EQ(normal.algorithm.rfind(std::string("packed-winograd F(2,7) ") + (vertical ? "7x1" : "1x7"), 0), 0u)
+        EXPECT_EQ(normal.algorithm.rfind(std::string("packed-winograd F(6,7) ") + (vertical ? "7x1" : "1x7"), 0), 0u)
             << normal.algorithm;
         EXPECT_TRUE(close(normal, p.ref, big, 2)) << normal.algorithm;
     }

@@ -3,13 +3,14 @@
 // (16 / 32 / 64) and includes this inside its own anonymous namespace, after <string.h>,
 // <stdint.h>, CPUCoreFunctions.hpp and WinogradConstTables.hpp. A "value" of the transforms is one
 // position's 16 channels, handled as 16 / kPwLanes native vectors; zero entries of the (generated)
-// matrices are skipped. F(2,3), F(4,3), F(6,3), F(2,5) and F(4,5) take their matrices as compile-time constants
-// (their zero / +1 / -1 entries fold away; the generic path tested each coefficient per tile, and
+// matrices are skipped. F(2,3), F(4,3), F(6,3), F(2,5), F(4,5) and the 1-D F(2,7), F(4,7), F(6,7),
+// F(6,5) take their matrices as compile-time constants (their zero / +1 / -1 entries fold away; the generic path tested each coefficient per tile, and
 // the transforms of a 32 -> 64-channel layer took twice the time of its products).
 
 typedef float PwVec __attribute__((vector_size(MNN_PWG_VEC_BYTES)));
 constexpr int kPwLanes = MNN_PWG_VEC_BYTES / 4;
 constexpr int kPwMaxAlpha = 8;
+constexpr int kPw1MaxAlpha = 12;  // 1-D windows: F(4,7), F(6,7), F(6,5)
 
 static inline PwVec pwLoad(const float* p) {
     PwVec v;
@@ -32,7 +33,7 @@ template <int N>
 static inline __attribute__((always_inline)) PwVec pwDot(const float* c, const PwVec* x, int xStride) {
     PwVec acc = {};
     bool any = false;
-#pragma GCC unroll 8
+#pragma GCC unroll 12
     for (int k = 0; k < N; ++k) {
         const float ck = c[k];
         const PwVec xk = x[k * xStride];
@@ -323,11 +324,11 @@ static inline void pw1InputTile(const float* src, int64_t step, const float* bt,
         constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA>::value;
         for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
             PwVec d[ALPHA];
-#pragma GCC unroll 8
+#pragma GCC unroll 12
             for (int k = 0; k < ALPHA; ++k) {
                 d[k] = pwLoad(src + k * step + l0);
             }
-#pragma GCC unroll 8
+#pragma GCC unroll 12
             for (int e = 0; e < ALPHA; ++e) {
                 pwStore(v + e * eStride + l0, pwDot<ALPHA>(T.bt + e * ALPHA, d, 1));
             }
@@ -359,7 +360,7 @@ static void pw1InputT(const float* x, int ih, int iw, int iy0, int ix0, int m, i
     const int64_t step = vertical ? rowStride : 16;
     const int tileStep = vertical ? 1 : m;
     const int dy = vertical ? 1 : 0, dx = vertical ? 0 : 1;
-    float win[kPwMaxAlpha * 16];
+    float win[kPw1MaxAlpha * 16];
     for (int j = 0; j < nx; ++j) {
         const int tx = ix0 + j * tileStep;
         const int yEnd = iy0 + (vertical ? alpha : 1), xEnd = tx + (vertical ? 1 : alpha);
@@ -397,15 +398,15 @@ static void pw1OutputT(const float* o, int64_t eStride, const float* atIn, int a
         const int count = vertical ? (rows < m ? rows : m) : (cols - j * m < m ? cols - j * m : m);
         for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
             const PwVec bv = pwLoad(bias + l0);
-            PwVec r[kPwMaxAlpha];
+            PwVec r[kPw1MaxAlpha];
             if constexpr (ALPHA > 0) {
                 constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA, M>::value;
                 PwVec ou[ALPHA];
-#pragma GCC unroll 8
+#pragma GCC unroll 12
                 for (int k = 0; k < ALPHA; ++k) {
                     ou[k] = pwLoad(oj + k * eStride + l0);
                 }
-#pragma GCC unroll 8
+#pragma GCC unroll 12
                 for (int i = 0; i < M; ++i) {
                     r[i] = bv + pwDot<ALPHA>(T.at + i * ALPHA, ou, 1);
                 }
@@ -454,6 +455,10 @@ static void pw1Input(const float* x, int ih, int iw, int iy0, int ix0, int m, in
             return pw1InputT<6>(x, ih, iw, iy0, ix0, m, nx, vertical, bt, alpha, v, eStride);
         case 8:
             return pw1InputT<8>(x, ih, iw, iy0, ix0, m, nx, vertical, bt, alpha, v, eStride);
+        case 10:
+            return pw1InputT<10>(x, ih, iw, iy0, ix0, m, nx, vertical, bt, alpha, v, eStride);
+        case 12:
+            return pw1InputT<12>(x, ih, iw, iy0, ix0, m, nx, vertical, bt, alpha, v, eStride);
         default:
             return pw1InputT<0>(x, ih, iw, iy0, ix0, m, nx, vertical, bt, alpha, v, eStride);
     }
@@ -462,6 +467,15 @@ static void pw1Input(const float* x, int ih, int iw, int iy0, int ix0, int m, in
 static void pw1Output(const float* o, int64_t eStride, const float* at, int alpha, int m, int nx, int vertical,
                       const float* bias, float* y, int64_t yRowStride, int rows, int cols, const MNN::GemmPost* post) {
     // compile-time A^T for the pairs of 3-, 5- and 7-tap windows (equal to the generated at: tested)
+    if (alpha == 10 && m == 4) {  // F(4,7)
+        return pw1OutputT<10, 4>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 12 && m == 6) {  // F(6,7)
+        return pw1OutputT<12, 6>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 10 && m == 6) {  // F(6,5)
+        return pw1OutputT<10, 6>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
+    }
     if (alpha == 4 && m == 2) {
         return pw1OutputT<4, 2>(o, eStride, at, alpha, m, nx, vertical, bias, y, yRowStride, rows, cols, post);
     }

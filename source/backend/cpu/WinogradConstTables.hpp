@@ -1,9 +1,10 @@
 // The F(m, alpha + 1 - m) transform matrices B^T (alpha x alpha, the same for every m) and A^T
 // (m x alpha) as compile-time constants for the packed kernels' pairs (alpha, m) = (4, 2), (6, 4),
-// (8, 6) (3x3 windows) and (6, 2), (8, 4) (5x5 windows): the same construction as makeWinogradMatrices
-// (WinogradMatrices.hpp: the points 0, 1, -1, 2, -2, 1/2, -1/2 and infinity, B^T = V^-T with row j
-// scaled by f_j, entries within 1e-9 of a multiple of 1/1024 snapped to it) evaluated by the
-// compiler, so that the packed transform kernels fold their zero, +1 and -1 entries away instead
+// (8, 6) (3x3 windows), (6, 2), (8, 4) (5x5 windows) and the 1-D (8, 2), (10, 4), (12, 6) (1x7 / 7x1
+// windows), (10, 6) (1x5 / 5x1): the same construction as makeWinogradMatrices (WinogradMatrices.hpp:
+// the first alpha - 1 of the points 0, 1, -1, 2, -2, 1/2, -1/2, 3, -3, 1/3, -1/3 and infinity,
+// B^T = V^-T with row j scaled by f_j, entries within 1e-9 of a multiple of 1/1024 snapped to it)
+// evaluated by the compiler, so that the packed transform kernels fold their zero, +1 and -1 entries away instead
 // of testing each coefficient per tile. WinogradPacked tests check them against the generator.
 #ifndef MNN_CPU_WINOGRADCONSTTABLES_HPP
 #define MNN_CPU_WINOGRADCONSTTABLES_HPP
@@ -11,10 +12,10 @@
 namespace MNN {
 namespace wino {
 
-constexpr int kMaxAlpha = 8;
+constexpr int kMaxAlpha = 12;
 
 constexpr double point(int j) {
-    constexpr double kPoints[] = {0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5};
+    constexpr double kPoints[] = {0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, 1.0 / 3.0, -1.0 / 3.0};
     return kPoints[j];
 }
 

@@ -501,7 +501,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     s.axis = axis;
     int unit = 0;
     if (forced > 0) {
-        unit = WinogradConv::supportedUnit(forced) && forced + r - 1 <= kMaxWinogradAlpha ? forced : 0;
+        unit = WinogradConv::supportedUnit(forced) && forced + r - 1 <= maxWinogradAlpha(axis) ? forced : 0;
     } else {
         // Precision_High: F(2) only, as the plain Winograd (CPUConvolutionFast.cpp says why)
         const bool high = static_cast<CPUBackend*>(backend)->precision() == BackendConfig::Precision_High;
@@ -511,9 +511,10 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         s.high = high;
         double best = forced < 0 ? 1e300 : packedDirect3x3Cost(s);
         for (int m : {2, 4, 6}) {
-            // alpha <= 8; Precision_High: alpha 4 only (F(2,3); F(2,5)'s alpha 6 rounds like F(4,3))
+            // alpha <= 8 (1-D: 12); Precision_High: alpha 4 only (F(2,3); F(2,5)'s alpha 6 rounds
+            // like F(4,3))
             const int alpha = m + r - 1;
-            if (alpha > kMaxWinogradAlpha || (high && alpha > 4)) {
+            if (alpha > maxWinogradAlpha(axis) || (high && alpha > 4)) {
                 continue;
             }
             // Memory_Normal: F(4) / F(6) only while their transformed weights stay under the cap

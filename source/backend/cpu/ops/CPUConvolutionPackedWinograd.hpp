@@ -1,13 +1,13 @@
 // Winograd F(m x m, r x r) convolution on the packed layout NC16HW16: 3x3 windows with m = 2, 4, 6,
 // 5x5 windows with m = 2, 4 (alpha = m + r - 1 <= 8; stride 1, dilation 1, one group), and 1-D
-// F(m, r) for 1 x r / r x 1 windows (r = 3, 5, 7: tiles of 1 x m / m x 1 outputs, alpha GEMMs;
-// inception_v3's 1x7 / 7x1 layers as F(2,7)): the weights are transformed once (U = G g G^T, in double) and stored per
-// transform element e in the layout of the table's packed convolution tile. Per chunk of output
-// tiles: the input transform reads each tile's alpha x alpha window of 16-channel vectors straight
-// from the packed input and writes V_e = [ciBlock][tile][16]; alpha^2 GEMMs (PackedConvTile, taps 1)
-// give M_e = V_e U_e = [coBlock][tile][16]; the output transform (A^T M A + bias, fused activation)
-// writes the m x m outputs of every tile to the packed output. Plain inputs / outputs are converted
-// through scratch. createPackedWinograd (CPUPackedOps.hpp) builds it.
+// F(m, r) for 1 x r / r x 1 windows (r = 3, 5, 7, m = 2, 4, 6, alpha <= 12: tiles of 1 x m / m x 1
+// outputs, alpha GEMMs; inception_v3's 17x17 1x7 / 7x1 layers as F(6,7)): the weights are transformed once (U = G g
+// G^T, in double) and stored per transform element e in the layout of the table's packed convolution tile. Per chunk of
+// output tiles: the input transform reads each tile's alpha x alpha window of 16-channel vectors straight from the
+// packed input and writes V_e = [ciBlock][tile][16]; alpha^2 GEMMs (PackedConvTile, taps 1) give M_e = V_e U_e =
+// [coBlock][tile][16]; the output transform (A^T M A + bias, fused activation) writes the m x m outputs of every tile
+// to the packed output. Plain inputs / outputs are converted through scratch. createPackedWinograd (CPUPackedOps.hpp)
+// builds it.
 #ifndef MNN_CPU_CPUCONVOLUTIONPACKEDWINOGRAD_HPP
 #define MNN_CPU_CPUCONVOLUTIONPACKEDWINOGRAD_HPP
 
@@ -48,6 +48,17 @@ bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes);
 
 /** the largest alpha = m + r - 1 of the packed Winograd (its transform kernels' limit) */
 constexpr int kMaxWinogradAlpha = 8;
+/**
+ * the same for 1-D windows (1 x r, r x 1): F(4,7), F(6,7), F(6,5). One transform per axis keeps their
+ * round-off near the 2-D F(6,3)'s (float32 model of a 160-channel post-ReLU layer, max error over
+ * max output: F(6,7) 1.6-2.4e-5, F(4,7) 1.5-2.1e-5, F(2,7) 1.6e-6, 2-D F(6,3) 1.3e-5); the points
+ * 3, -3, 1/3, -1/3 join at alpha 10 and 12
+ */
+constexpr int kMaxWinogradAlpha1d = 12;
+/** the alpha limit for windows along axis (0: r x r, 1 / 2: 1-D) */
+inline int maxWinogradAlpha(int axis) {
+    return axis == 0 ? kMaxWinogradAlpha : kMaxWinogradAlpha1d;
+}
 
 /**
  * Memory_Normal leaves out F(4) / F(6) where their transformed weights would exceed this many bytes
