@@ -4,8 +4,9 @@
 // <stdint.h>, CPUCoreFunctions.hpp and WinogradConstTables.hpp. A "value" of the transforms is one
 // position's 16 channels, handled as 16 / kPwLanes native vectors; zero entries of the (generated)
 // matrices are skipped. F(2,3), F(4,3), F(6,3), F(2,5), F(4,5) and the 1-D F(2,7), F(4,7), F(6,7),
-// F(6,5) take their matrices as compile-time constants (their zero / +1 / -1 entries fold away; the generic path tested each coefficient per tile, and
-// the transforms of a 32 -> 64-channel layer took twice the time of its products).
+// F(6,5) take their matrices as compile-time constants (their zero / +1 / -1 entries fold away;
+// the generic path tested each coefficient per tile, and the transforms of a 32 -> 64-channel
+// layer took twice the time of its products).
 
 typedef float PwVec __attribute__((vector_size(MNN_PWG_VEC_BYTES)));
 constexpr int kPwLanes = MNN_PWG_VEC_BYTES / 4;

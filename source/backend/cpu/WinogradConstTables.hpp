@@ -4,8 +4,9 @@
 // windows), (10, 6) (1x5 / 5x1): the same construction as makeWinogradMatrices (WinogradMatrices.hpp:
 // the first alpha - 1 of the points 0, 1, -1, 2, -2, 1/2, -1/2, 3, -3, 1/3, -1/3 and infinity,
 // B^T = V^-T with row j scaled by f_j, entries within 1e-9 of a multiple of 1/1024 snapped to it)
-// evaluated by the compiler, so that the packed transform kernels fold their zero, +1 and -1 entries away instead
-// of testing each coefficient per tile. WinogradPacked tests check them against the generator.
+// evaluated by the compiler, so that the packed transform kernels fold their zero, +1 and -1
+// entries away instead of testing each coefficient per tile. WinogradPacked tests check them
+// against the generator.
 #ifndef MNN_CPU_WINOGRADCONSTTABLES_HPP
 #define MNN_CPU_WINOGRADCONSTTABLES_HPP
 
