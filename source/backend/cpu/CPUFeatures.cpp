@@ -87,16 +87,16 @@ static unsigned long long xgetbv0() {
 /**
  * the L2 size in bytes from CPUID, 0 if it does not say: Intel's deterministic cache parameters
  * (leaf 4: ways x partitions x line x sets of the level-2 data / unified cache), AMD's and Hygon's
- * extended leaf 0x80000006 (ECX[31:16], KB)
+ * extended leaf 0x80000006 (ECX[31:16], KB); leaf0: what leaf 0 returned (max leaf, vendor)
  */
-static long long l2FromCpuid(unsigned maxLeaf) {
-    unsigned r[4] = {0, 0, 0, 0};
-    cpuid(0, 0, r);
+static long long l2FromCpuid(const unsigned leaf0[4]) {
+    const unsigned maxLeaf = leaf0[0];
     char vendor[13];
-    memcpy(vendor, &r[1], 4);
-    memcpy(vendor + 4, &r[3], 4);
-    memcpy(vendor + 8, &r[2], 4);
+    memcpy(vendor, &leaf0[1], 4);
+    memcpy(vendor + 4, &leaf0[3], 4);
+    memcpy(vendor + 8, &leaf0[2], 4);
     vendor[12] = 0;
+    unsigned r[4] = {0, 0, 0, 0};
     if (strcmp(vendor, "GenuineIntel") == 0 && maxLeaf >= 4) {
         for (unsigned sub = 0; sub < 16; ++sub) {
             cpuid(4, sub, r);
@@ -125,6 +125,8 @@ static long long l2FromCpuid(unsigned maxLeaf) {
 static void detect(CPUFeatures* f) {
     unsigned r[4] = {0, 0, 0, 0};
     cpuid(0, 0, r);
+    unsigned leaf0[4];
+    memcpy(leaf0, r, sizeof(leaf0));
     const unsigned maxLeaf = r[0];
     if (maxLeaf < 1) {
         f->l2Bytes = clampL2Bytes(l2FromSysfs());
@@ -151,7 +153,7 @@ static void detect(CPUFeatures* f) {
     const bool avx512vl = (ebx7 >> 31) & 1u;
     f->avx2 = f->sse41 && avx && fma && f16c && avx2 && ymmState;
     f->avx512 = f->avx2 && avx512f && avx512bw && avx512vl && zmmState;
-    const long long l2 = l2FromCpuid(maxLeaf);
+    const long long l2 = l2FromCpuid(leaf0);
     f->l2Bytes = clampL2Bytes(l2 > 0 ? l2 : l2FromSysfs());
 }
 #else

@@ -8,6 +8,10 @@ namespace MNN {
 enum class CPUTier : int { SCALAR = 0, SSE41 = 1, AVX2 = 2, AVX512 = 3 };
 constexpr int kCPUTierCount = 4;
 
+constexpr long long kL2BytesDefault = 512 * 1024;
+constexpr long long kL2BytesMin = 128 * 1024;
+constexpr long long kL2BytesMax = 16 * 1024 * 1024;
+
 struct CPUFeatures {
     bool sse41 = false;
     bool avx2 = false;     // AVX2 + FMA, OS saves the YMM state
@@ -15,12 +19,8 @@ struct CPUFeatures {
     CPUTier best = CPUTier::SCALAR;  // highest tier the CPU supports
     // the L2 (data or unified) cache of one core in bytes: CPUID leaf 4 (Intel) / 0x80000006 (AMD) on
     // x86, sysfs elsewhere; kL2BytesDefault where neither answers; clamped to [kL2BytesMin, kL2BytesMax]
-    long long l2Bytes = 512 * 1024;
+    long long l2Bytes = kL2BytesDefault;
 };
-
-constexpr long long kL2BytesDefault = 512 * 1024;
-constexpr long long kL2BytesMin = 128 * 1024;
-constexpr long long kL2BytesMax = 16 * 1024 * 1024;
 
 /** a detected L2 size (bytes, 0 = unknown) made usable: the default for 0, else clamped */
 long long clampL2Bytes(long long detected);

@@ -11,7 +11,7 @@
 typedef float PwVec __attribute__((vector_size(MNN_PWG_VEC_BYTES)));
 constexpr int kPwLanes = MNN_PWG_VEC_BYTES / 4;
 constexpr int kPwMaxAlpha = 8;
-constexpr int kPw1MaxAlpha = 12;  // 1-D windows: F(4,7), F(6,7), F(6,5)
+constexpr int kPw1MaxAlpha = MNN::wino::kMaxAlpha;  // 1-D windows: F(4,7), F(6,7), F(6,5)
 
 static inline PwVec pwLoad(const float* p) {
     PwVec v;

@@ -10,6 +10,7 @@
 #include "backend/cpu/CPUBackend.hpp"
 #include "backend/cpu/CPUOpUtils.hpp"
 #include "backend/cpu/PackedLayout.hpp"
+#include "backend/cpu/WinogradConstTables.hpp"
 #include "backend/cpu/WinogradMatrices.hpp"
 #include "core/Macro.hpp"
 #include "core/TensorUtils.hpp"
@@ -455,6 +456,9 @@ double packedDirect3x3Cost(const PackedWinogradShape& s) {
     const double rows = (double)s.oh * roundUp(s.ow, std::max(1, s.pMax));
     return (double)s.batch * k.directMac * taps * s.inC * cout16 * rows + weights;
 }
+
+// the planner's limits stay within the compile-time tables' (the 1-D transform buffers are sized by them)
+static_assert(kMaxWinogradAlpha <= wino::kMaxAlpha && kMaxWinogradAlpha1d <= wino::kMaxAlpha, "Winograd alpha limits");
 
 Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                 const ConvAttrs& attrs, Backend* backend) {
