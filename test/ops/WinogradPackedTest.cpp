@@ -25,6 +25,7 @@ struct Case {
     Schema::FusedActivation act;
     int k = 3;   // the window: 3x3 or 5x5 (k x kw when kw is set)
     int kw = 0;  // a 1-D window: 1 x kw (k 1) or k x 1 (kw 1)
+    int stride = 1;
 };
 
 int windowW(const Case& c) {
@@ -40,7 +41,7 @@ std::vector<uint8_t> buildModel(const Case& c) {
     if (pre) {
         addConv(mb, "c1", "x", "a", kX, c.cin, 1, 1, 1, 0, 1, 11);
     }
-    auto op = addConv(mb, "c2", pre ? "a" : "x", "b", c.cin, c.cout, c.k, windowW(c), 1, 0, 1, 21, c.act);
+    auto op = addConv(mb, "c2", pre ? "a" : "x", "b", c.cin, c.cout, c.k, windowW(c), c.stride, 0, 1, 21, c.act);
     op->param.AsConvParam()->pads = {c.pads[0], c.pads[1], c.pads[2], c.pads[3]};
     if (c.chain != Chain::PLAIN_OUT) {
         addConv(mb, "c3", "b", "y", c.cout, 8, 1, 1, 1, 0, 1, 31);
@@ -523,4 +524,74 @@ TEST(WinogradPacked, StreamedWeightsAsHalfBelowPrecisionHigh) {
     if (cpuFeatures().best >= CPUTier::AVX2) {
         EXPECT_GT(halfRuns, 0);  // the AVX2 and AVX-512 tiles take half weights on every tile
     }
+}
+
+TEST(WinogradPacked, StrideTwoWindowsMatchReference) {
+    // 3x3 windows at stride 2 as one transform of alpha 2m + 1 (makeStride2WinogradMatrices), forced
+    // for m = 2, 3 (m = 4, 6 are not offered: the direct kernel runs), on every tier and 1-2 threads:
+    // odd and even planes, valid and padded windows (asymmetric, one-sided), channel counts off the
+    // 16-lane block, planes of one tile, batch 2, plain inputs and outputs, each activation
+    using A = Schema::FusedActivation;
+    const std::vector<Case> all = {
+        {Chain::PACKED_BOTH, 2, 17, 24, 13, 11, {1, 1, 1, 1}, A::RELU, 3, 0, 2},
+        {Chain::PACKED_BOTH, 1, 40, 17, 17, 17, {0, 0, 0, 0}, A::NONE, 3, 0, 2},
+        {Chain::PACKED_BOTH, 1, 16, 33, 14, 9, {0, 1, 1, 0}, A::HARD_SWISH, 3, 0, 2},
+        {Chain::PLAIN_IN, 2, 3, 16, 10, 12, {1, 1, 1, 1}, A::CLIP, 3, 0, 2},
+        {Chain::PLAIN_OUT, 1, 24, 40, 7, 8, {1, 0, 0, 1}, A::SILU, 3, 0, 2},
+        {Chain::PACKED_BOTH, 1, 8, 16, 3, 3, {0, 0, 0, 0}, A::NONE, 3, 0, 2},
+        {Chain::PACKED_BOTH, 1, 20, 20, 4, 21, {1, 1, 0, 0}, A::RELU, 3, 0, 2},
+    };
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < all.size(); ++ci) {
+        const Case& c = all[ci];
+        const Prepared p = prepare(c, 900 + (unsigned)ci);
+        ASSERT_EQ(p.ref.code, NO_ERROR) << "case " << ci;
+        ASSERT_FALSE(p.ref.b.empty()) << "case " << ci;
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+            for (int threads = 1; threads <= 2; ++threads) {
+                for (int m : {2, 3, 4, 6}) {
+                    const std::string algo = "winograd" + std::to_string(m);
+                    const std::string where = "case " + std::to_string(ci) + " " + algo + " tier " +
+                                              cpuTierName((CPUTier)tier) + " threads " + std::to_string(threads);
+                    // Precision_High: the direct kernel's few-position tiles keep float weights
+                    const PwRun run = runCase(p.model, p.x.get(), "packed", threads, algo.c_str());
+                    ASSERT_EQ(run.code, NO_ERROR) << where;
+                    if (m <= 3) {
+                        EXPECT_EQ(run.algorithm, "packed-winograd F(" + std::to_string(m) + ",3) s2 " +
+                                                     std::string(f.pwinoName) + " " + f.packedConvName)
+                            << where;
+                    } else {
+                        EXPECT_EQ(run.algorithm.find("winograd"), std::string::npos) << where << " " << run.algorithm;
+                    }
+                    // the tolerance of alpha m + 2 (the F(m, 2) part's coefficients, like F(m, 3)'s)
+                    EXPECT_TRUE(close(run, p.ref, c, m <= 3 ? m : 2)) << where;
+                }
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}
+
+TEST(WinogradPacked, StrideTwoChoiceByPlaneAndPrecision) {
+    using A = Schema::FusedActivation;
+    // inception_v3's Mixed_6a branch3x3dbl_3 (96 -> 96, 35x35 -> 17x17, valid): 81 tiles of 2x2, 36 of 3x3, Winograd
+    // pays at both precisions (F(2, 2) / F(3, 2) round like F(2, 3))
+    const Case big{Chain::PACKED_BOTH, 1, 96, 96, 35, 35, {0, 0, 0, 0}, A::RELU, 3, 0, 2};
+    const Prepared p = prepare(big, 950);
+    for (auto precision : {BackendConfig::Precision_Normal, BackendConfig::Precision_High}) {
+        const PwRun run = runCase(p.model, p.x.get(), "packed", 1, "", precision);
+        ASSERT_EQ(run.code, NO_ERROR);
+        EXPECT_EQ(run.algorithm.rfind("packed-winograd F(", 0), 0u) << run.algorithm;
+        EXPECT_NE(run.algorithm.find(",3) s2 "), std::string::npos) << run.algorithm;
+        EXPECT_TRUE(close(run, p.ref, big, 3)) << run.algorithm;
+    }
+    // a 14x14 -> 7x7 layer (resnet's layer4.0): 16 tiles, under kStride2MinTiles: direct
+    const Case small{Chain::PACKED_BOTH, 1, 96, 96, 14, 14, {1, 1, 1, 1}, A::RELU, 3, 0, 2};
+    const Prepared q = prepare(small, 951);
+    const PwRun direct = runCase(q.model, q.x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+    ASSERT_EQ(direct.code, NO_ERROR);
+    EXPECT_EQ(direct.algorithm.find("winograd"), std::string::npos) << direct.algorithm;
+    EXPECT_TRUE(close(direct, q.ref, small, 2)) << direct.algorithm;
 }

@@ -184,6 +184,60 @@ TEST(Winograd, CompileTimeTablesEqualTheGeneratedMatrices) {
     }
 }
 
+TEST(Winograd, StrideTwoMatricesComputeStrideTwoCorrelation) {
+    // y_i = w0 x(2i) + w1 x(2i+1) + w2 x(2i+2) = A^T [(G w) .* (B^T x)] in double, for every m the
+    // generator takes (alpha 2m + 1 <= 12); the packed kernels' compile-time pairs (5, 2), (7, 3)
+    // equal the generated B^T and A^T
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int m = 1; m <= 5; ++m) {
+        WinogradMatrices w;
+        ASSERT_TRUE(makeStride2WinogradMatrices(m, &w)) << m;
+        const int alpha = 2 * m + 1;
+        ASSERT_EQ(w.alpha, alpha);
+        ASSERT_EQ(w.r, 3);
+        for (int trial = 0; trial < 4; ++trial) {
+            std::vector<double> x(alpha), g(3), gw(alpha, 0.0), bx(alpha, 0.0);
+            for (auto& v : x) {
+                v = u(rng);
+            }
+            for (auto& v : g) {
+                v = u(rng);
+            }
+            for (int a = 0; a < alpha; ++a) {
+                for (int k = 0; k < 3; ++k) {
+                    gw[a] += w.g[(size_t)a * 3 + k] * g[k];
+                }
+                for (int k = 0; k < alpha; ++k) {
+                    bx[a] += w.bt[(size_t)a * alpha + k] * x[k];
+                }
+            }
+            for (int i = 0; i < m; ++i) {
+                double y = 0.0;
+                for (int a = 0; a < alpha; ++a) {
+                    y += w.at[(size_t)i * alpha + a] * gw[a] * bx[a];
+                }
+                const double want = g[0] * x[2 * i] + g[1] * x[2 * i + 1] + g[2] * x[2 * i + 2];
+                EXPECT_NEAR(y, want, 1e-9) << "m " << m << " output " << i;
+            }
+        }
+    }
+    WinogradMatrices w;
+    EXPECT_FALSE(makeStride2WinogradMatrices(0, &w));
+    EXPECT_FALSE(makeStride2WinogradMatrices(6, &w));
+    const wino::Tables* tables[] = {&wino::Stride2Tables<2>::value, &wino::Stride2Tables<3>::value};
+    for (int m = 2; m <= 3; ++m) {
+        ASSERT_TRUE(makeStride2WinogradMatrices(m, &w));
+        const int alpha = 2 * m + 1;
+        for (int i = 0; i < alpha * alpha; ++i) {
+            EXPECT_EQ((float)w.bt[i], tables[m - 2]->bt[i]) << "stride-2 B^T, m " << m << ", entry " << i;
+        }
+        for (int i = 0; i < m * alpha; ++i) {
+            EXPECT_EQ((float)w.at[i], tables[m - 2]->at[i]) << "stride-2 A^T, m " << m << ", entry " << i;
+        }
+    }
+}
+
 TEST(Winograd, EveryTileSizeMatchesReferenceOnEveryTierAndThreadCount) {
     const auto all = cases();
     const int best = (int)cpuFeatures().best;

@@ -297,6 +297,13 @@ struct Packed3x3Costs {
     double uWeight = 8.0;       // per transformed weight float streamed per run
     double directMac = 1.0;     // per direct multiply-add
     double directWeight = 8.0;  // per direct weight float streamed per run
+    /**
+     * the direct kernel's time per multiply-add at stride 2 over stride 1: its tiles read every
+     * other position, and the layers are mostly on small planes (Zen 3, 3x3 stride-2 layers of
+     * resnet18 / 50 and inception_v3 as one-op models against the stride-2 Winograd: 1.15-1.3x the
+     * time per cost unit of the Winograd fit)
+     */
+    double directStride2 = 1.2;
 };
 
 struct CPUCoreFunctions {

@@ -50,10 +50,11 @@ static inline __attribute__((always_inline)) PwVec pwDot(const float* c, const P
     return acc;
 }
 
-// pwInputTile for alpha = ALPHA of F(ALPHA - 2, 3), with the compile-time B^T of WinogradConstTables.hpp
-template <int ALPHA>
+// pwInputTile for alpha = ALPHA with the compile-time B^T of WinogradConstTables.hpp: TT::value
+// (ConstTables<ALPHA>: F(ALPHA - 2, 3); Stride2Tables<M>: the stride-2 3x3 window, ALPHA = 2M + 1)
+template <int ALPHA, class TT = MNN::wino::ConstTables<ALPHA>>
 static inline void pwInputTileC(const float* src, int64_t rowStride, float* v, int64_t eStride) {
-    constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA>::value;
+    constexpr const MNN::wino::Tables& T = TT::value;
     // the lane loop stays a loop (unrolled, 16-byte tiers compiled 4 bodies: 24 s per file)
     for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
         PwVec t[ALPHA * ALPHA];  // t[a][s] = sum_r bt[a][r] d[r][s]
@@ -87,6 +88,11 @@ static inline void pwInputTile(const float* src, int64_t rowStride, const float*
     if constexpr (ALPHA == 4 || ALPHA == 6 || ALPHA == 8) {
         // bt is the generated B^T of alpha ALPHA (any r), equal to the compile-time one (tested)
         pwInputTileC<ALPHA>(src, rowStride, v, eStride);
+        return;
+    }
+    if constexpr (ALPHA == 5 || ALPHA == 7) {
+        // odd alphas come only from the stride-2 3x3 window (2m + 1); bt is its generated B^T (tested)
+        pwInputTileC<ALPHA, MNN::wino::Stride2Tables<(ALPHA - 1) / 2>>(src, rowStride, v, eStride);
         return;
     }
     const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
@@ -153,11 +159,12 @@ static void pwInputT(const float* x, int ih, int iw, int iy0, int ix0, int m, in
     }
 }
 
-// pwOutputT for F(M, ALPHA + 1 - M) with the compile-time A^T of WinogradConstTables.hpp
-template <int ALPHA, int M>
+// pwOutputT with the compile-time A^T of WinogradConstTables.hpp: TT::value (ConstTables<ALPHA, M>:
+// F(M, ALPHA + 1 - M); Stride2Tables<M>: the stride-2 3x3 window, ALPHA = 2M + 1)
+template <int ALPHA, int M, class TT = MNN::wino::ConstTables<ALPHA, M>>
 static void pwOutputC(const float* o, int64_t eStride, int nx, const float* bias, float* y, int64_t yRowStride,
                       int rows, int cols, const MNN::GemmPost* post) {
-    constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA, M>::value;
+    constexpr const MNN::wino::Tables& T = TT::value;
     const int act = post ? post->act : 0;
     const PwVec zero = {};
     const PwVec lo = pwSplat(post ? post->lo : 0.0f), hi = pwSplat(post ? post->hi : 0.0f);
@@ -285,6 +292,10 @@ static void pwInput(const float* x, int ih, int iw, int iy0, int ix0, int m, int
     switch (alpha) {
         case 4:
             return pwInputT<4>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
+        case 5:
+            return pwInputT<5>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
+        case 7:
+            return pwInputT<7>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
         case 6:
             return pwInputT<6>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
         case 8:
@@ -311,6 +322,12 @@ static void pwOutput(const float* o, int64_t eStride, const float* at, int alpha
     }
     if (alpha == 8 && m == 4) {  // F(4,5)
         return pwOutputC<8, 4>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 5 && m == 2) {  // the stride-2 3x3 window, m = 2
+        return pwOutputC<5, 2, MNN::wino::Stride2Tables<2>>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 7 && m == 3) {  // the stride-2 3x3 window, m = 3
+        return pwOutputC<7, 3, MNN::wino::Stride2Tables<3>>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
     return pwOutputT<0, 0>(o, eStride, at, alpha, m, nx, bias, y, yRowStride, rows, cols, post);
 }

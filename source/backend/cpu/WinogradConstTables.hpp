@@ -1,12 +1,11 @@
 // The F(m, alpha + 1 - m) transform matrices B^T (alpha x alpha, the same for every m) and A^T
 // (m x alpha) as compile-time constants for the packed kernels' pairs (alpha, m) = (4, 2), (6, 4),
 // (8, 6) (3x3 windows), (6, 2), (8, 4) (5x5 windows) and the 1-D (8, 2), (10, 4), (12, 6) (1x7 / 7x1
-// windows), (10, 6) (1x5 / 5x1): the same construction as makeWinogradMatrices (WinogradMatrices.hpp:
-// the first alpha - 1 of the points 0, 1, -1, 2, -2, 1/2, -1/2, 3, -3, 1/3, -1/3 and infinity,
-// B^T = V^-T with row j scaled by f_j, entries within 1e-9 of a multiple of 1/1024 snapped to it)
-// evaluated by the compiler, so that the packed transform kernels fold their zero, +1 and -1
-// entries away instead of testing each coefficient per tile. WinogradPacked tests check them
-// against the generator.
+// windows), (10, 6) (1x5 / 5x1), and the stride-2 3x3 pairs (5, 2), (7, 3) (makeStride2Tables): the same construction
+// as makeWinogradMatrices (WinogradMatrices.hpp: the first alpha - 1 of the points 0, 1, -1, 2, -2, 1/2, -1/2, 3, -3,
+// 1/3, -1/3 and infinity, B^T = V^-T with row j scaled by f_j, entries within 1e-9 of a multiple of 1/1024 snapped to
+// it) evaluated by the compiler, so that the packed transform kernels fold their zero, +1 and -1 entries away instead
+// of testing each coefficient per tile. WinogradPacked tests check them against the generator.
 #ifndef MNN_CPU_WINOGRADCONSTTABLES_HPP
 #define MNN_CPU_WINOGRADCONSTTABLES_HPP
 
@@ -126,6 +125,37 @@ struct ConstTables {
 };
 template <int ALPHA, int M>
 constexpr Tables ConstTables<ALPHA, M>::value;
+
+/**
+ * B^T (alpha x alpha) and A^T (m x alpha) of a 3-tap window at stride 2, alpha = 2m + 1, as
+ * makeStride2WinogradMatrices builds them: F(m, 2)'s tables on the even samples (points 0..m),
+ * the odd samples passed through (points m + 1 .. 2m)
+ */
+constexpr Tables makeStride2Tables(int m) {
+    const int alpha = 2 * m + 1, ae = m + 1;
+    const Tables e = makeTables(ae, m);
+    Tables t;
+    for (int a = 0; a < ae; ++a) {
+        for (int i = 0; i < ae; ++i) {
+            t.bt[a * alpha + 2 * i] = e.bt[a * ae + i];
+        }
+        for (int i = 0; i < m; ++i) {
+            t.at[i * alpha + a] = e.at[i * ae + a];
+        }
+    }
+    for (int j = 0; j < m; ++j) {
+        t.bt[(ae + j) * alpha + 2 * j + 1] = 1.0f;
+        t.at[j * alpha + ae + j] = 1.0f;
+    }
+    return t;
+}
+
+template <int M>
+struct Stride2Tables {
+    static constexpr Tables value = makeStride2Tables(M);
+};
+template <int M>
+constexpr Tables Stride2Tables<M>::value;
 
 }  // namespace wino
 }  // namespace MNN

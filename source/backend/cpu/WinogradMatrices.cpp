@@ -111,4 +111,35 @@ bool makeWinogradMatrices(int m, int r, WinogradMatrices* out) {
     return true;
 }
 
+bool makeStride2WinogradMatrices(int m, WinogradMatrices* out) {
+    WinogradMatrices e;
+    if (m < 1 || 2 * m + 1 > 12 || !makeWinogradMatrices(m, 2, &e)) {
+        return false;
+    }
+    const int alpha = 2 * m + 1, ae = m + 1;
+    out->m = m;
+    out->r = 3;
+    out->alpha = alpha;
+    out->bt.assign((size_t)alpha * alpha, 0.0);
+    out->at.assign((size_t)m * alpha, 0.0);
+    out->g.assign((size_t)alpha * 3, 0.0);
+    for (int a = 0; a < ae; ++a) {
+        for (int i = 0; i < ae; ++i) {
+            out->bt[(size_t)a * alpha + 2 * i] = e.bt[(size_t)a * ae + i];
+        }
+        for (int i = 0; i < m; ++i) {
+            out->at[(size_t)i * alpha + a] = e.at[(size_t)i * ae + a];
+        }
+        out->g[(size_t)a * 3 + 0] = e.g[(size_t)a * 2 + 0];
+        out->g[(size_t)a * 3 + 2] = e.g[(size_t)a * 2 + 1];
+    }
+    for (int j = 0; j < m; ++j) {
+        const int a = ae + j;
+        out->bt[(size_t)a * alpha + 2 * j + 1] = 1.0;
+        out->at[(size_t)j * alpha + a] = 1.0;
+        out->g[(size_t)a * 3 + 1] = 1.0;
+    }
+    return true;
+}
+
 }  // namespace MNN

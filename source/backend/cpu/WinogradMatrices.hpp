@@ -23,5 +23,17 @@ struct WinogradMatrices {
 /** false when alpha = m + r - 1 is outside [2, 12] or the system is singular */
 bool makeWinogradMatrices(int m, int r, WinogradMatrices* out);
 
+/**
+ * A 3-tap window at stride 2 as one transform of alpha = 2m + 1 values (r = 3): the window's even
+ * samples x0, x2, .., x2m meet taps 0 and 2 as F(m, 2) (points 0..m: its B^T, A^T, G), the odd
+ * samples x1, x3, .., x(2m-1) meet tap 1 directly (points m + 1 .. 2m: B^T picks sample 2j + 1,
+ * A^T adds it to output j, G holds tap 1):
+ *   y_i = w0 x(2i) + w1 x(2i+1) + w2 x(2i+2) = A^T [ (G g) .* (B^T d) ]
+ * m x m tiles of a 3x3 stride-2 convolution take (2m + 1)^2 products for m^2 outputs (9 each
+ * direct): 6.25 per output at m = 2, 5.44 at m = 3; rows m + 1 .. 2m of G are equal, so U holds
+ * (m + 2)^2 distinct matrices of (2m + 1)^2. false when F(m, 2) cannot be built.
+ */
+bool makeStride2WinogradMatrices(int m, WinogradMatrices* out);
+
 }  // namespace MNN
 #endif

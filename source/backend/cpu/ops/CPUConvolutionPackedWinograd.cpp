@@ -25,6 +25,15 @@ constexpr int64_t kStreamedWeightBytes = 8 * 1024 * 1024;  // U this large comes
 /** U this large (8x L2) costs more re-read from L3 per chunk than V and M of kChunkBytes spilling there */
 constexpr int64_t kLargeChunkWeightBytes = 4 * 1024 * 1024;
 constexpr int64_t kPrefetchWeightBytes = 2 * 1024 * 1024;  // U beyond L2: the tile kernel prefetches it
+/**
+ * stride-2 3x3 windows take Winograd on planes of at least this many tiles: on 7x7 / 8x8 outputs
+ * (16 tiles of 2x2) each U value serves 16 rows against the direct kernel's 49-64 positions per
+ * weight, and with two threads sharing the memory bandwidth the larger U lost (Zen 3, per-op medians
+ * of alternating sessions: resnet18 layer4.0.conv1 1.28-1.30x, resnet50 layer4.0.conv2 1.15-1.19x,
+ * inception_v3 Mixed_7a 192 -> 320 1.10-1.27x the direct time; at one thread 0.80-1.0x); the 14x14
+ * and 17x17 layers (36-81 tiles) were 0.64-0.79x at one and two threads
+ */
+constexpr int kStride2MinTiles = 32;
 
 int64_t ceilDiv(int64_t v, int64_t q) {
     return (v + q - 1) / q;
@@ -57,8 +66,9 @@ bool isConstFloat(const Tensor* t) {
 class CPUConvolutionPackedWinograd : public Execution {
 public:
     /** axis: 0 for r x r windows, 1 for 1 x r (along rows), 2 for r x 1 (down columns) */
-    CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m, int r, int axis)
-        : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m), mR(r), mAxis(axis) {
+    CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m, int r, int axis,
+                                 int stride = 1)
+        : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m), mR(r), mAxis(axis), mStride(stride) {
         mPost = CPUUtils::gemmPostFor(attrs);
         mPost.unary = f.unaryF32;
         mPool = static_cast<CPUBackend*>(b)->threadPool();
@@ -70,8 +80,8 @@ public:
         if (mAxis != 0) {
             snprintf(window, sizeof(window), " %dx%d", mAxis == 2 ? mR : 1, mAxis == 1 ? mR : 1);
         }
-        snprintf(mAlgo, sizeof(mAlgo), "packed-winograd%s F(%d,%d)%s %s %s", tag, mM, mR, window, mFuncs->pwinoName,
-                 mFuncs->packedConvName);
+        snprintf(mAlgo, sizeof(mAlgo), "packed-winograd%s F(%d,%d)%s%s %s %s", tag, mM, mR, window,
+                 mStride == 2 ? " s2" : "", mFuncs->pwinoName, mFuncs->packedConvName);
     }
 
     /**
@@ -80,7 +90,7 @@ public:
      */
     bool prepareWeights(const float* w, const float* bias, int inC, int outC) {
         WinogradMatrices mat;
-        if (!makeWinogradMatrices(mM, mR, &mat)) {
+        if (mStride == 2 ? !makeStride2WinogradMatrices(mM, &mat) : !makeWinogradMatrices(mM, mR, &mat)) {
             return false;
         }
         mAlpha = mat.alpha;
@@ -93,7 +103,30 @@ public:
         const int alpha = mAlpha, r = mR, qMax = std::max(1, mFuncs->pcQMax);
         mUeStride = (int64_t)mCiB * 16 * mCoB * 16;
         mE = mAxis == 0 ? alpha * alpha : alpha;
-        mU.assign((size_t)(mUeStride * mE), 0.0f);
+        // U_e per transform element; at stride 2 the odd points' rows / columns of G are equal
+        // (makeStride2WinogradMatrices): those elements share one U, and the GEMMs run in order of
+        // their U so that a shared one is read from L2 the second time
+        int distinct = mE;
+        mUIndex.resize((size_t)mE);
+        if (mStride == 2) {
+            const int classes = mM + 2;
+            distinct = classes * classes;
+            for (int a = 0; a < alpha; ++a) {
+                for (int b = 0; b < alpha; ++b) {
+                    mUIndex[(size_t)(a * alpha + b)] = std::min(a, mM + 1) * classes + std::min(b, mM + 1);
+                }
+            }
+        } else {
+            for (int e = 0; e < mE; ++e) {
+                mUIndex[(size_t)e] = e;
+            }
+        }
+        mEOrder.resize((size_t)mE);
+        for (int e = 0; e < mE; ++e) {
+            mEOrder[(size_t)e] = e;
+        }
+        std::stable_sort(mEOrder.begin(), mEOrder.end(), [&](int x, int y) { return mUIndex[x] < mUIndex[y]; });
+        mU.assign((size_t)(mUeStride * distinct), 0.0f);
         std::vector<double> gg((size_t)alpha * r);
         for (int co = 0; co < outC; ++co) {
             // the Q group holding block co / 16: blocks [qb0, qb0 + q) at qb0 * ciB * 256 of each U_e
@@ -108,7 +141,7 @@ public:
                         for (int j = 0; j < r; ++j) {
                             acc += mat.g[(size_t)a * r + j] * k[j];
                         }
-                        mU[(size_t)(a * mUeStride + off)] = (float)acc;
+                        mU[(size_t)(mUIndex[a] * mUeStride + off)] = (float)acc;
                     }
                     continue;
                 }
@@ -128,7 +161,7 @@ public:
                         for (int j = 0; j < r; ++j) {
                             acc += gg[(size_t)a * r + j] * mat.g[(size_t)b * r + j];
                         }
-                        mU[(size_t)((a * alpha + b) * mUeStride + off)] = (float)acc;
+                        mU[(size_t)(mUIndex[a * alpha + b] * mUeStride + off)] = (float)acc;
                     }
                 }
             }
@@ -183,9 +216,9 @@ public:
             MNN_ERROR("Convolution: %s\n", err.c_str());
             return INVALID_VALUE;
         }
-        if (g.input.size() != 2 || x->length(1) != mInC || outC != mOutC || y->dimensions() != 4 ||
-            y->length(0) != x->length(0) || y->length(1) != outC || y->length(2) != g.output[0] ||
-            y->length(3) != g.output[1]) {
+        if (g.input.size() != 2 || g.strides[0] != mStride || g.strides[1] != mStride || x->length(1) != mInC ||
+            outC != mOutC || y->dimensions() != 4 || y->length(0) != x->length(0) || y->length(1) != outC ||
+            y->length(2) != g.output[0] || y->length(3) != g.output[1]) {
             MNN_ERROR("Convolution: packed Winograd planned for %d -> %d channels, got input %d, output %d x %d x %d\n",
                       mInC, mOutC, x->dimensions() > 1 ? x->length(1) : -1, outC, g.output.empty() ? -1 : g.output[0],
                       g.output.size() < 2 ? -1 : g.output[1]);
@@ -219,7 +252,7 @@ public:
         // layers -7..11% as one chunk of 49 tiles instead of five of 10, the model -1..2.4%; with every
         // U of 1 MB or more (its 64- and 128-channel layers too) in 2 MB chunks it was 5-7% slower)
         // the float size: a half U streams half the bytes, the chunking below keeps the float plan
-        const int64_t uBytes = (int64_t)mE * mUeStride * (int64_t)sizeof(float);
+        const int64_t uBytes = (int64_t)mU.size() * (int64_t)sizeof(float) + (int64_t)mUHalf.size() * 2 * 2;
         const int64_t budget = !low && uBytes >= kLargeChunkWeightBytes ? kChunkBytes : kChunkBytesLow;
         mPrefetch = uBytes >= kPrefetchWeightBytes ? 1 : 0;
         int64_t chunk = std::max<int64_t>(P, budget / perTile / P * P);
@@ -303,6 +336,8 @@ private:
     const CPUCoreFunctions* mFuncs;
     int mM, mR;     // F(m, r): output tile, kernel size (3 or 5; 1-D windows also 7)
     int mAxis = 0;  // 0: r x r windows; 1: 1 x r; 2: r x 1
+    int mStride = 1;                    // 2: a 3x3 window at stride 2 (makeStride2WinogradMatrices)
+    std::vector<int> mUIndex, mEOrder;  // per transform element: its U; the elements in order of U
     int mE = 0;     // transform elements (GEMMs): alpha^2, 1-D alpha
     GemmPost mPost;
     ThreadPool* mPool = nullptr;
@@ -353,10 +388,11 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
                 const int ty = t / w.mTilesX, tx = t % w.mTilesX;
                 const int n = std::min(t0 + count - t, w.mTilesX - tx);
                 const float* xk = xb + kb * inPlane;
-                const int iy0 = ty * tileY - w.mPadTop, ix0 = tx * tileX - w.mPadLeft;
+                const int S = w.mStride;
+                const int iy0 = ty * tileY * S - w.mPadTop, ix0 = tx * tileX * S - w.mPadLeft;
                 float* vt = v + kb * blk + (int64_t)(t - t0) * 16;
                 if (w.mAxis == 0) {
-                    f.pwinoInput(xk, w.mIh, w.mIw, iy0, ix0, m, n, w.mBt.data(), alpha, vt, vE);
+                    f.pwinoInput(xk, w.mIh, w.mIw, iy0, ix0, m * S, n, w.mBt.data(), alpha, vt, vE);
                 } else {
                     f.pwinoInput1d(xk, w.mIh, w.mIw, iy0, ix0, m, n, vertical, w.mBt.data(), alpha, vt, vE);
                 }
@@ -378,10 +414,11 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
         tile.accumulate = 0;
         tile.post = nullptr;
         tile.prefetch = w.mPrefetch;
-        for (int e = 0; e < E; ++e) {
+        for (int ei = 0; ei < E; ++ei) {
+            const int e = w.mEOrder[(size_t)ei];
             for (int qb = qb0; qb < qb1; qb += qMax) {
                 tile.Q = std::min(qMax, qb1 - qb);
-                const int64_t uOff = e * w.mUeStride + (int64_t)qb * w.mCiB * 256;
+                const int64_t uOff = w.mUIndex[(size_t)e] * w.mUeStride + (int64_t)qb * w.mCiB * 256;
                 tile.w = w.mUHalf.empty() ? w.mU.data() + uOff : nullptr;
                 tile.wHalf = w.mUHalf.empty() ? nullptr : w.mUHalf.data() + uOff;
                 for (int p = 0; p < count; p += P) {
@@ -424,12 +461,21 @@ bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes) 
     return !high && alpha == 4 && uBytes >= (double)kStreamedWeightBytes && f.pcHalfTileP >= f.pcPMax;
 }
 
+int winogradAlpha(int m, const PackedWinogradShape& s) {
+    return s.stride == 2 ? 2 * m + 1 : m + s.r - 1;
+}
+
+int winogradDistinctU(int m, const PackedWinogradShape& s) {
+    const int alpha = winogradAlpha(m, s);
+    return s.stride == 2 ? (m + 2) * (m + 2) : s.axis == 0 ? alpha * alpha : alpha;
+}
+
 double packedWinogradCost(int m, const PackedWinogradShape& s) {
     // unit: one multiply-add lane of the GEMM micro-kernel (WinogradConv::cost's unit). The windows
     // are loaded as 16-channel vectors: ~1 unit per element where the plain path pays ~10 per
     // gathered / scattered scalar (times the tier's pw3x3.transform)
     const Packed3x3Costs& k = s.funcs->pw3x3;
-    const int64_t alpha = m + s.r - 1;
+    const int64_t alpha = winogradAlpha(m, s);
     // 1-D windows (axis 1 / 2): tiles of 1 x m / m x 1, alpha GEMMs, one alpha x alpha (m x alpha) pass
     const int64_t tileY = s.axis == 1 ? 1 : m, tileX = s.axis == 2 ? 1 : m;
     const double E = s.axis == 0 ? (double)(alpha * alpha) : (double)alpha;
@@ -437,9 +483,15 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     const double gemmTiles = s.lowMemory ? (double)roundUp((int64_t)tiles, std::max(1, s.pMax)) : tiles;
     const double cin16 = roundUp(s.inC, 16), cout16 = roundUp(s.outC, 16);
     const double gemm = WinogradConv::kGemmFactor * E * cout16 * gemmTiles * s.inC;
-    const double in = tiles * cin16 * (s.axis == 0 ? alpha * alpha + alpha * alpha * alpha : alpha * alpha);
-    const double out = tiles * cout16 * (s.axis == 0 ? alpha * alpha * m + m * m * alpha + m * m : alpha * m + m);
-    const double uFloats = E * s.inC * cout16;
+    double in = tiles * cin16 * (s.axis == 0 ? alpha * alpha + alpha * alpha * alpha : alpha * alpha);
+    double out = tiles * cout16 * (s.axis == 0 ? alpha * alpha * m + m * m * alpha + m * m : alpha * m + m);
+    if (s.stride == 2) {
+        // B^T and A^T are F(m, 2)'s on the even samples and single 1s on the odd ones: per pass,
+        // alpha x ((m + 1)^2 + m) input terms, m (m + 2) output terms per row
+        in = tiles * cin16 * 2.0 * alpha * ((m + 1) * (m + 1) + m);
+        out = tiles * cout16 * ((double)alpha * m * (m + 2) + (double)m * m * (m + 2) + m * m);
+    }
+    const double uFloats = (double)winogradDistinctU(m, s) * s.inC * cout16;
     const double streamed = keepsHalfU(*s.funcs, s.high, (int)alpha, 4.0 * uFloats) ? uFloats / 2 : uFloats;  // float-sized
     const double weights = s.lowMemory || s.streamWeights ? k.uWeight * streamed : 0.0;
     return s.batch * (gemm + k.transform * (in + out)) + weights;
@@ -450,11 +502,12 @@ double packedDirect3x3Cost(const PackedWinogradShape& s) {
     const double cout16 = roundUp(s.outC, 16);
     const double taps = s.axis == 0 ? (double)s.r * s.r : (double)s.r;
     const double weights = k.directWeight * taps * s.inC * cout16;
+    const double mac = k.directMac * (s.stride == 2 ? k.directStride2 : 1.0);
     if (!s.lowMemory) {
-        return (double)s.batch * k.directMac * taps * s.inC * cout16 * s.oh * s.ow + (s.streamWeights ? weights : 0.0);
+        return (double)s.batch * mac * taps * s.inC * cout16 * s.oh * s.ow + (s.streamWeights ? weights : 0.0);
     }
     const double rows = (double)s.oh * roundUp(s.ow, std::max(1, s.pMax));
-    return (double)s.batch * k.directMac * taps * s.inC * cout16 * rows + weights;
+    return (double)s.batch * mac * taps * s.inC * cout16 * rows + weights;
 }
 
 // the planner's limits stay within the compile-time tables' (the 1-D transform buffers are sized by them)
@@ -485,8 +538,10 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     const int axis = kh == kw ? 0 : kh == 1 ? 1 : kw == 1 ? 2 : -1;
     const int r = axis == 2 ? kh : kw;
     const bool sizeOk = axis == 0 ? (r == 3 || r == 5) : axis > 0 && (r == 3 || r == 5 || r == 7);
-    if (g.input.size() != 2 || !sizeOk || g.strides[0] != 1 || g.strides[1] != 1 || g.dilations[0] != 1 ||
-        g.dilations[1] != 1 || g.padBegin[0] < 0 || g.padBegin[1] < 0) {
+    // stride 2: 3x3 windows only (makeStride2WinogradMatrices)
+    const int stride = g.input.size() == 2 && g.strides[0] == g.strides[1] ? g.strides[0] : 0;
+    if (g.input.size() != 2 || !sizeOk || !(stride == 1 || (stride == 2 && axis == 0 && r == 3)) ||
+        g.dilations[0] != 1 || g.dilations[1] != 1 || g.padBegin[0] < 0 || g.padBegin[1] < 0) {
         return nullptr;
     }
     const auto& f = cpuCoreFunctions();
@@ -503,9 +558,11 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     s.funcs = &f;
     s.r = r;
     s.axis = axis;
+    s.stride = stride;
     int unit = 0;
     if (forced > 0) {
-        unit = WinogradConv::supportedUnit(forced) && forced + r - 1 <= maxWinogradAlpha(axis) ? forced : 0;
+        const bool offered = stride == 2 ? forced == 2 || forced == 3 : WinogradConv::supportedUnit(forced);
+        unit = offered && winogradAlpha(forced, s) <= maxWinogradAlpha(axis) ? forced : 0;
     } else {
         // Precision_High: F(2) only, as the plain Winograd (CPUConvolutionFast.cpp says why)
         const bool high = static_cast<CPUBackend*>(backend)->precision() == BackendConfig::Precision_High;
@@ -514,17 +571,22 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         s.streamWeights = memory != BackendConfig::Memory_High;
         s.high = high;
         double best = forced < 0 ? 1e300 : packedDirect3x3Cost(s);
-        for (int m : {2, 4, 6}) {
+        for (int m : {2, 3, 4, 6}) {
             // alpha <= 8 (1-D: 12); Precision_High: alpha 4 only (F(2,3); F(2,5)'s alpha 6 rounds
-            // like F(4,3))
-            const int alpha = m + r - 1;
-            if (alpha > maxWinogradAlpha(axis) || (high && alpha > 4)) {
+            // like F(4,3)); stride 2: the F(m, 2) part's alpha m + 1 counts (m = 2, 3). m = 3 only at
+            // stride 2
+            const int alpha = winogradAlpha(m, s);
+            const int roundAlpha = stride == 2 ? m + 1 : alpha;
+            if ((m == 3 && stride != 2) || alpha > maxWinogradAlpha(axis) || (high && roundAlpha > 4)) {
+                continue;
+            }
+            if (stride == 2 && ceilDiv(s.oh, m) * ceilDiv(s.ow, m) < kStride2MinTiles) {
                 continue;
             }
             // Memory_Normal: F(4) / F(6) only while their transformed weights stay under the cap
             // (F(4) holds 9 MB for 256 channels, 38 MB for 512); F(2) (16 / 9 of the direct
             // weights) always competes
-            const double uBytes = 4.0 * (axis == 0 ? alpha * alpha : alpha) * s.inC * roundUp(s.outC, 16);
+            const double uBytes = 4.0 * winogradDistinctU(m, s) * s.inC * roundUp(s.outC, 16);
             if (memory == BackendConfig::Memory_Normal && m > 2 && uBytes > kWinogradWeightCapBytes) {
                 continue;
             }
@@ -538,7 +600,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     if (unit == 0) {
         return nullptr;
     }
-    auto* exe = new CPUConvolutionPackedWinograd(backend, attrs, f, unit, r, axis);
+    auto* exe = new CPUConvolutionPackedWinograd(backend, attrs, f, unit, r, axis, stride);
     if (!exe->prepareWeights(inputs[1]->host<float>(), hasBias ? inputs[2]->host<float>() : nullptr, s.inC, outC)) {
         delete exe;
         return nullptr;

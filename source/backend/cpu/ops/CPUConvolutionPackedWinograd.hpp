@@ -1,7 +1,9 @@
 // Winograd F(m x m, r x r) convolution on the packed layout NC16HW16: 3x3 windows with m = 2, 4, 6,
 // 5x5 windows with m = 2, 4 (alpha = m + r - 1 <= 8; stride 1, dilation 1, one group), and 1-D
 // F(m, r) for 1 x r / r x 1 windows (r = 3, 5, 7, m = 2, 4, 6, alpha <= 12: tiles of 1 x m / m x 1
-// outputs, alpha GEMMs; inception_v3's 17x17 1x7 / 7x1 layers as F(6,7)): the weights are transformed once (U = G g
+// outputs, alpha GEMMs; inception_v3's 17x17 1x7 / 7x1 layers as F(6,7)); 3x3 windows at stride 2 as one transform of
+// alpha 2m + 1, m = 2, 3 (makeStride2WinogradMatrices: F(m, 2) on the even samples, the odd ones passed through; 6.25 /
+// 5.44 products per output against 9): the weights are transformed once (U = G g
 // G^T, in double) and stored per transform element e in the layout of the table's packed convolution tile. Per chunk of
 // output tiles: the input transform reads each tile's alpha x alpha window of 16-channel vectors straight from the
 // packed input and writes V_e = [ciBlock][tile][16]; alpha^2 GEMMs (PackedConvTile, taps 1) give M_e = V_e U_e =
@@ -37,7 +39,14 @@ struct PackedWinogradShape {
     int r = 3;
     /** 0: an r x r window; 1: 1 x r (1-D Winograd along rows); 2: r x 1 (down columns) */
     int axis = 0;
+    /** 1, or 2 for a 3x3 window at stride 2 (makeStride2WinogradMatrices: alpha 2m + 1) */
+    int stride = 1;
 };
+
+/** the transform's alpha of F(m, r) for s: m + r - 1, or 2m + 1 at stride 2 */
+int winogradAlpha(int m, const PackedWinogradShape& s);
+/** distinct transformed weight matrices U_e of F(m, r) for s: alpha^2 (1-D: alpha), (m + 2)^2 at stride 2 */
+int winogradDistinctU(int m, const PackedWinogradShape& s);
 
 /**
  * whether F(m, r) keeps its transformed weights U (uBytes as float) as IEEE half: alpha 4 (F(2,3)) only, below
