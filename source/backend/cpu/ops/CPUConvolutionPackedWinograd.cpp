@@ -30,8 +30,8 @@ constexpr int64_t kPrefetchWeightBytes = 2 * 1024 * 1024;  // U beyond L2: the t
  * (16 tiles of 2x2) each U value serves 16 rows against the direct kernel's 49-64 positions per
  * weight, and with two threads sharing the memory bandwidth the larger U lost (Zen 3, per-op medians
  * of alternating sessions: resnet18 layer4.0.conv1 1.28-1.30x, resnet50 layer4.0.conv2 1.15-1.19x,
- * inception_v3 Mixed_7a 192 -> 320 1.10-1.27x the direct time; at one thread 0.80-1.0x); the 14x14
- * and 17x17 layers (36-81 tiles) were 0.64-0.79x at one and two threads
+ * inception_v3 Mixed_7a 192 -> 320 1.10-1.27x the direct time; at one thread 0.80-1.0x); the 28x28,
+ * 17x17 and 14x14 layers (196, 81 / 36 and 49 tiles) were 0.64-0.89x at one and two threads
  */
 constexpr int kStride2MinTiles = 32;
 
