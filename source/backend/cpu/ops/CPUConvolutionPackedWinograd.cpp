@@ -252,7 +252,7 @@ public:
         // layers -7..11% as one chunk of 49 tiles instead of five of 10, the model -1..2.4%; with every
         // U of 1 MB or more (its 64- and 128-channel layers too) in 2 MB chunks it was 5-7% slower)
         // the float size: a half U streams half the bytes, the chunking below keeps the float plan
-        const int64_t uBytes = (int64_t)mU.size() * (int64_t)sizeof(float) + (int64_t)mUHalf.size() * 2 * 2;
+        const int64_t uBytes = (int64_t)(mU.size() + mUHalf.size()) * (int64_t)sizeof(float);
         const int64_t budget = !low && uBytes >= kLargeChunkWeightBytes ? kChunkBytes : kChunkBytesLow;
         mPrefetch = uBytes >= kPrefetchWeightBytes ? 1 : 0;
         int64_t chunk = std::max<int64_t>(P, budget / perTile / P * P);
@@ -465,6 +465,11 @@ int winogradAlpha(int m, const PackedWinogradShape& s) {
     return s.stride == 2 ? 2 * m + 1 : m + s.r - 1;
 }
 
+bool winogradOffers(int m, const PackedWinogradShape& s) {
+    const bool unit = s.stride == 2 ? m == 2 || m == 3 : WinogradConv::supportedUnit(m);
+    return unit && winogradAlpha(m, s) <= maxWinogradAlpha(s.axis);
+}
+
 int winogradDistinctU(int m, const PackedWinogradShape& s) {
     const int alpha = winogradAlpha(m, s);
     return s.stride == 2 ? (m + 2) * (m + 2) : s.axis == 0 ? alpha * alpha : alpha;
@@ -483,14 +488,20 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     const double gemmTiles = s.lowMemory ? (double)roundUp((int64_t)tiles, std::max(1, s.pMax)) : tiles;
     const double cin16 = roundUp(s.inC, 16), cout16 = roundUp(s.outC, 16);
     const double gemm = WinogradConv::kGemmFactor * E * cout16 * gemmTiles * s.inC;
-    double in = tiles * cin16 * (s.axis == 0 ? alpha * alpha + alpha * alpha * alpha : alpha * alpha);
-    double out = tiles * cout16 * (s.axis == 0 ? alpha * alpha * m + m * m * alpha + m * m : alpha * m + m);
+    // lane-ops per tile and channel; at stride 2 B^T and A^T are F(m, 2)'s on the even samples and
+    // single 1s on the odd ones: per pass alpha x ((m + 1)^2 + m) input terms, m (m + 2) output terms per row
+    double inOps, outOps;
     if (s.stride == 2) {
-        // B^T and A^T are F(m, 2)'s on the even samples and single 1s on the odd ones: per pass,
-        // alpha x ((m + 1)^2 + m) input terms, m (m + 2) output terms per row
-        in = tiles * cin16 * 2.0 * alpha * ((m + 1) * (m + 1) + m);
-        out = tiles * cout16 * ((double)alpha * m * (m + 2) + (double)m * m * (m + 2) + m * m);
+        inOps = 2.0 * alpha * ((m + 1) * (m + 1) + m);
+        outOps = (double)alpha * m * (m + 2) + (double)m * m * (m + 2) + m * m;
+    } else if (s.axis == 0) {
+        inOps = (double)(alpha * alpha + alpha * alpha * alpha);
+        outOps = (double)(alpha * alpha * m + m * m * alpha + m * m);
+    } else {
+        inOps = (double)(alpha * alpha);
+        outOps = (double)(alpha * m + m);
     }
+    const double in = tiles * cin16 * inOps, out = tiles * cout16 * outOps;
     const double uFloats = (double)winogradDistinctU(m, s) * s.inC * cout16;
     const double streamed = keepsHalfU(*s.funcs, s.high, (int)alpha, 4.0 * uFloats) ? uFloats / 2 : uFloats;  // float-sized
     const double weights = s.lowMemory || s.streamWeights ? k.uWeight * streamed : 0.0;
@@ -561,10 +572,9 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     s.stride = stride;
     int unit = 0;
     if (forced > 0) {
-        const bool offered = stride == 2 ? forced == 2 || forced == 3 : WinogradConv::supportedUnit(forced);
-        unit = offered && winogradAlpha(forced, s) <= maxWinogradAlpha(axis) ? forced : 0;
+        unit = winogradOffers(forced, s) ? forced : 0;
     } else {
-        // Precision_High: F(2) only, as the plain Winograd (CPUConvolutionFast.cpp says why)
+        // Precision_High: alpha 4 only, as the plain Winograd (CPUConvolutionFast.cpp says why)
         const bool high = static_cast<CPUBackend*>(backend)->precision() == BackendConfig::Precision_High;
         const auto memory = static_cast<CPUBackend*>(backend)->memoryMode();
         s.lowMemory = memory == BackendConfig::Memory_Low;
@@ -573,11 +583,9 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         double best = forced < 0 ? 1e300 : packedDirect3x3Cost(s);
         for (int m : {2, 3, 4, 6}) {
             // alpha <= 8 (1-D: 12); Precision_High: alpha 4 only (F(2,3); F(2,5)'s alpha 6 rounds
-            // like F(4,3)); stride 2: the F(m, 2) part's alpha m + 1 counts (m = 2, 3). m = 3 only at
-            // stride 2
-            const int alpha = winogradAlpha(m, s);
-            const int roundAlpha = stride == 2 ? m + 1 : alpha;
-            if ((m == 3 && stride != 2) || alpha > maxWinogradAlpha(axis) || (high && roundAlpha > 4)) {
+            // like F(4,3)); stride 2 (m = 2, 3): the F(m, 2) part's alpha m + 1 counts
+            const int roundAlpha = stride == 2 ? m + 1 : winogradAlpha(m, s);
+            if (!winogradOffers(m, s) || (high && roundAlpha > 4)) {
                 continue;
             }
             if (stride == 2 && ceilDiv(s.oh, m) * ceilDiv(s.ow, m) < kStride2MinTiles) {

@@ -45,6 +45,8 @@ struct PackedWinogradShape {
 
 /** the transform's alpha of F(m, r) for s: m + r - 1, or 2m + 1 at stride 2 */
 int winogradAlpha(int m, const PackedWinogradShape& s);
+/** whether F(m, r) is offered for s: m = 2, 4, 6 (2, 3 at stride 2) within the axis' alpha limit */
+bool winogradOffers(int m, const PackedWinogradShape& s);
 /** distinct transformed weight matrices U_e of F(m, r) for s: alpha^2 (1-D: alpha), (m + 2)^2 at stride 2 */
 int winogradDistinctU(int m, const PackedWinogradShape& s);
 
