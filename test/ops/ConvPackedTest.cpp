@@ -122,7 +122,31 @@ std::vector<PcCase> cases() {
         // the bound: K = 241 is 16 blocks (two slices, one lane in the last block), K = 240 runs whole
         {1, 241, 33, 7, 9, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE},
         {1, 240, 33, 7, 9, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE},
+        // windowed layers of 16 K blocks or more whose input fits in L2 walk K in slices of 2 blocks
+        // x 9 taps (1 x 25 for 5x5) over all their tiles: a 7x7 plane with pads on all sides (corner
+        // tiles of one position, the edge columns after the slices with the whole K), K = 260 (a
+        // last slice of one block, 4 lanes); resnet's 14x14 -> 7x7 stride 2 at batch 2 with a
+        // half-block output group; a 5x5 window with dilation 2 on 250 channels; a 3x3 on an input
+        // past L2 on this machine or not (sliced or whole per the rule), 2 x 1 stride
+        {1, 260, 40, 7, 7, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::RELU},
+        {2, 256, 24, 14, 14, 3, 3, 2, 2, {1, 1, 1, 1}, 1, A::HARD_SWISH},
+        {1, 250, 17, 9, 8, 5, 5, 1, 1, {4, 3, 4, 5}, 2, A::SILU},
+        {1, 256, 33, 34, 20, 3, 3, 2, 1, {1, 1, 1, 1}, 1, A::CLIP},
     };
+}
+
+/** the rule of CPUConvolutionPacked::onResize: K in slices (1x1 at 16 blocks; windows also within L2) */
+bool kSliced(const PcCase& c, const CPUCoreFunctions& f) {
+    const int kBlocks = (c.cin + 15) / 16;
+    if (kBlocks < 16) {
+        return false;
+    }
+    if (c.kh == 1 && c.kw == 1) {
+        return true;
+    }
+    const int ow = (c.w + c.pads[1] + c.pads[3] - c.dilation * (c.kw - 1) - 1) / c.sw + 1;
+    const double inBytes = (double)kBlocks * 16 * c.h * c.w * sizeof(float);
+    return ow > f.pcHalfMaxP && inBytes <= (double)cpuFeatures().l2Bytes;
 }
 
 // the packed run through the direct kernel (MNN_CONV_ALGO=gemm keeps Winograd out)
@@ -141,7 +165,7 @@ void checkCase(const PcCase& c, int mode, size_t ci) {
         const std::string want = std::string("packed ") + f.packedConvName;
         // a plain input of fewer than 16 channels is read as NHWC
         const bool nhwc = mode == 1 && c.cin < 16;
-        const bool ksliced = c.kh == 1 && c.kw == 1 && (c.cin + 15) / 16 >= 16;  // K blocks
+        const bool ksliced = kSliced(c, f);
         const std::string wantConv = nhwc      ? std::string("packed-nhwc ") + f.packedConvName
                                      : ksliced ? std::string("packed-ksliced ") + f.packedConvName
                                                : want;
@@ -182,6 +206,46 @@ TEST(ConvPacked, PlainInputOrPlainOutputMatchReference) {
         checkCase(all[ci], 1, ci);
         checkCase(all[ci], 2, ci);
     }
+}
+
+TEST(ConvPacked, KSlicedWindowsAddTheResidualWithTheLastSlice) {
+    // x -> a (1x1) -> t1 ; x -> r (1x1, stride 2) -> R ; conv(t1, W, B, R) 3x3 stride 2 pad 1
+    // (resnet's 14x14 -> 7x7 layers at 272 channels: direct, in the kernel) -> t2 -> b -> y: the
+    // residual and the activation go with the last slice, the edge column's R with its column tile
+    const PcCase c{1, 272, 24, 14, 14, 3, 3, 2, 2, {1, 1, 1, 1}, 1, A::RELU};
+    ModelBuilder mb;
+    mb.input("x", {1, 6, c.h, c.w});
+    addConv(mb, "a", "x", "t1", 6, c.cin, 1, 1, 1, 0, 1, 901);
+    addConv(mb, "r", "x", "rr", 6, c.cout, 1, 1, 2, 0, 1, 902);
+    mb.constant("conv_w", {c.cout, c.cin, 3, 3}, randomFloats((size_t)c.cout * c.cin * 9, 77, -0.5f, 0.5f));
+    mb.constant("conv_b", {c.cout}, randomFloats((size_t)c.cout, 78));
+    Schema::ConvParamT p;
+    p.kernel = {3, 3};
+    p.strides = {2, 2};
+    p.dilations = {1, 1};
+    p.pads = c.pads;
+    p.group = 1;
+    p.activation = A::RELU;
+    mb.op(Schema::OpType::Convolution, "conv", {"t1", "conv_w", "conv_b", "", "rr"}, {"t2"})->param.Set(p);
+    addConv(mb, "b", "t2", "y", c.cout, 8, 1, 1, 1, 0, 1, 903, A::RELU);
+    mb.output("y");
+    const auto model = mb.finish();
+    auto x = makeTensor({1, 6, c.h, c.w}, randomFloats((size_t)6 * c.h * c.w, 41));
+    auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+    ASSERT_EQ(ref.code, NO_ERROR);
+    const int best = (int)cpuFeatures().best;
+    for (int tier = 0; tier <= best; ++tier) {
+        cpuSetTierOverride(tier);
+        const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+        for (int threads = 1; threads <= 2; ++threads) {
+            auto packed = runWithLayout(model, {{"x", x.get()}}, "packed", threads);
+            ASSERT_EQ(packed.code, NO_ERROR);
+            EXPECT_EQ(packed.layouts["rr"], "NC16HW16");
+            EXPECT_EQ(packed.algorithms["conv"], std::string("packed-residual-ksliced ") + f.packedConvName);
+            EXPECT_LT(maxRelativeDiff(packed, ref), 2e-5) << f.packedConvName << " threads " << threads;
+        }
+    }
+    cpuSetTierOverride(-1);
 }
 
 TEST(ConvPacked, PlainLayoutKeepsThePlainKernels) {
