@@ -122,7 +122,7 @@ std::vector<PcCase> cases() {
         // the bound: K = 241 is 16 blocks (two slices, one lane in the last block), K = 240 runs whole
         {1, 241, 33, 7, 9, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE},
         {1, 240, 33, 7, 9, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE},
-        // windowed layers of 16 K blocks or more whose input fits in L2 walk K in slices of 2 blocks
+        // windowed layers of 8 K blocks or more whose input fits in L2 walk K in slices of 2 blocks
         // x 9 taps (1 x 25 for 5x5) over all their tiles: a 7x7 plane with pads on all sides (corner
         // tiles of one position, the edge columns after the slices with the whole K), K = 260 (a
         // last slice of one block, 4 lanes); resnet's 14x14 -> 7x7 stride 2 at batch 2 with a
@@ -132,17 +132,20 @@ std::vector<PcCase> cases() {
         {2, 256, 24, 14, 14, 3, 3, 2, 2, {1, 1, 1, 1}, 1, A::HARD_SWISH},
         {1, 250, 17, 9, 8, 5, 5, 1, 1, {4, 3, 4, 5}, 2, A::SILU},
         {1, 256, 33, 34, 20, 3, 3, 2, 1, {1, 1, 1, 1}, 1, A::CLIP},
+        // inception_v3's Mixed_7a (17x17 -> 8x8 stride 2, valid): 8 blocks (K = 120 runs whole)
+        {1, 128, 40, 17, 17, 3, 3, 2, 2, {0, 0, 0, 0}, 1, A::RELU},
+        {1, 120, 40, 17, 17, 3, 3, 2, 2, {0, 0, 0, 0}, 1, A::RELU},
     };
 }
 
-/** the rule of CPUConvolutionPacked::onResize: K in slices (1x1 at 16 blocks; windows also within L2) */
+/** the rule of CPUConvolutionPacked::onResize: K in slices (1x1 at 16 blocks; windows at 8 within L2) */
 bool kSliced(const PcCase& c, const CPUCoreFunctions& f) {
     const int kBlocks = (c.cin + 15) / 16;
-    if (kBlocks < 16) {
-        return false;
-    }
     if (c.kh == 1 && c.kw == 1) {
-        return true;
+        return kBlocks >= 16;
+    }
+    if (kBlocks < 8) {
+        return false;
     }
     const int ow = (c.w + c.pads[1] + c.pads[3] - c.dilation * (c.kw - 1) - 1) / c.sw + 1;
     const double inBytes = (double)kBlocks * 16 * c.h * c.w * sizeof(float);

@@ -61,15 +61,18 @@ constexpr double kChunkL2Share = 0.5;
 constexpr int kKSliceBlocks = 8;
 constexpr int kKSliceMinBlocks = 16;
 /**
- * Windowed layers (3x3 ...) with K of kKSliceMinBlocks blocks or more whose input image fits in L2
- * walk K in slices of this many blocks x taps (2 blocks of a 3x3 window, 18 KB of weights per
- * output block), every tile of the image per slice: the whole K x taps x 16 weights of an output
+ * Windowed layers (3x3 ...) with K of kWindowSliceMinBlocks blocks or more whose input image fits in
+ * L2 walk K in slices of kKSliceTapBlocks blocks x taps (2 blocks of a 3x3 window, 18 KB of weights
+ * per output block), every tile of the image per slice: the whole K x taps x 16 weights of an output
  * block (295 KB at 512 channels) no longer stream from L2 / L3 for every 6-position tile next to an
  * input that takes the rest of L2. Zen 3, per-op minimums in the model: resnet50's layer4.0.conv2
  * (512 channels, 14x14 -> 7x7) 4.08 -> 3.09 ms at one thread, 2.37 -> 2.06 at two; resnet18's
- * layer4.0.conv1 (256 -> 512) 1.75 -> 1.50 / 1.10 -> 1.06; slices of 1 block 3-4% slower at one thread.
- * On the Xeon (AVX-512 tier, 2 MB of L2, where weights and input fit side by side) within +-1%.
+ * layer4.0.conv1 (256 -> 512) 1.75 -> 1.50 / 1.10 -> 1.06; inception_v3's Mixed_7a stride-2 layers
+ * (192 channels, 17x17 -> 8x8) -8% / -13% at one thread, -3% / -14% at two; slices of 1 block 3-4%
+ * slower at one thread. On the Xeon (AVX-512 tier, 2 MB of L2, where weights and input fit side by
+ * side) within +-1%.
  */
+constexpr int kWindowSliceMinBlocks = 8;
 constexpr int kKSliceTapBlocks = 18;
 constexpr size_t kPrefetchWeightBytes = 2u * 1024u * 1024u;  // weights beyond L2: prefetched by the tile kernel
 
@@ -786,7 +789,7 @@ public:
         // a windowed layer of many input channels whose image fits in L2 runs in K slices over all
         // of its tiles (kKSliceTapBlocks): one chunk, the weights of each group read once
         const bool windowSliced = !mPoolFused && mTapsAll > 1 && !mFold && !mScaleInput && mXLanes == kCpuPack &&
-                                  inBlocks >= kKSliceMinBlocks && ow > mFuncs->pcHalfMaxP &&
+                                  inBlocks >= kWindowSliceMinBlocks && ow > mFuncs->pcHalfMaxP &&
                                   xBytes <= (double)cpuFeatures().l2Bytes;
         if (groups == 1 || windowSliced || xBytes + chunks * wBytes >= groups * xBytes + wBytes) {
             chunks = 1;
