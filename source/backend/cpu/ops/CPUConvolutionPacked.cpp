@@ -68,7 +68,7 @@ constexpr int kKSliceMinBlocks = 16;
  * input that takes the rest of L2. Zen 3, per-op minimums in the model: resnet50's layer4.0.conv2
  * (512 channels, 14x14 -> 7x7) 4.08 -> 3.09 ms at one thread, 2.37 -> 2.06 at two; resnet18's
  * layer4.0.conv1 (256 -> 512) 1.75 -> 1.50 / 1.10 -> 1.06; inception_v3's Mixed_7a stride-2 layers
- * (192 channels, 17x17 -> 8x8) -8% / -13% at one thread, -3% / -14% at two; slices of 1 block 3-4%
+ * (192 channels, 17x17 -> 8x8) -8% / -13% at one thread, -3% / -14% at two; slices of 1 block 2-3%
  * slower at one thread. On the Xeon (AVX-512 tier, 2 MB of L2, where weights and input fit side by
  * side) within +-1%.
  */
