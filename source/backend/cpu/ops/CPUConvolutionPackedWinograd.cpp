@@ -262,8 +262,8 @@ public:
         // U of 1 MB or more (its 64- and 128-channel layers too) in 2 MB chunks it was 5-7% slower)
         // the float size: a half U streams half the bytes, the chunking below keeps the float plan
         const int64_t uBytes = (int64_t)(mU.size() + mUHalf.size()) * (int64_t)sizeof(float);
-        // (and V and M up to U's size, at most kStreamedWeightBytes, where U is larger than
-        // kChunkBytes: inception_v3's Mixed_6a 288 -> 384, 7 MB of U over 81 tiles, in one chunk
+        // (and V and M up to U's size, at most kStreamedWeightBytes, where U is 4 MB or more
+        // (kLargeChunkWeightBytes): inception_v3's Mixed_6a 288 -> 384, 7 MB of U over 81 tiles, in one chunk
         // instead of four -7% at one thread, -10% at two (a chunk per thread) on Zen 3; chunks of
         // half U's size were slower than four)
         const int64_t budget = !low && uBytes >= kLargeChunkWeightBytes
