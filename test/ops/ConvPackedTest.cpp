@@ -24,12 +24,15 @@ struct PcCase {
     A act;
 };
 
+// residual: R's tensor name (input 4: act(conv + B + R)), or none
 void addConvFull(ModelBuilder& mb, const std::string& name, const std::string& in, const std::string& out,
-                 const PcCase& c, unsigned seed) {
+                 const PcCase& c, unsigned seed, const std::string& residual = "") {
     mb.constant(name + "_w", {c.cout, c.cin, c.kh, c.kw},
                 randomFloats((size_t)c.cout * c.cin * c.kh * c.kw, seed, -0.5f, 0.5f));
     mb.constant(name + "_b", {c.cout}, randomFloats((size_t)c.cout, seed + 1));
-    auto op = mb.op(Schema::OpType::Convolution, name, {in, name + "_w", name + "_b"}, {out});
+    auto op = residual.empty()
+                  ? mb.op(Schema::OpType::Convolution, name, {in, name + "_w", name + "_b"}, {out})
+                  : mb.op(Schema::OpType::Convolution, name, {in, name + "_w", name + "_b", "", residual}, {out});
     Schema::ConvParamT p;
     p.kernel = {c.kh, c.kw};
     p.strides = {c.sh, c.sw};
@@ -220,16 +223,7 @@ TEST(ConvPacked, KSlicedWindowsAddTheResidualWithTheLastSlice) {
     mb.input("x", {1, 6, c.h, c.w});
     addConv(mb, "a", "x", "t1", 6, c.cin, 1, 1, 1, 0, 1, 901);
     addConv(mb, "r", "x", "rr", 6, c.cout, 1, 1, 2, 0, 1, 902);
-    mb.constant("conv_w", {c.cout, c.cin, 3, 3}, randomFloats((size_t)c.cout * c.cin * 9, 77, -0.5f, 0.5f));
-    mb.constant("conv_b", {c.cout}, randomFloats((size_t)c.cout, 78));
-    Schema::ConvParamT p;
-    p.kernel = {3, 3};
-    p.strides = {2, 2};
-    p.dilations = {1, 1};
-    p.pads = c.pads;
-    p.group = 1;
-    p.activation = A::RELU;
-    mb.op(Schema::OpType::Convolution, "conv", {"t1", "conv_w", "conv_b", "", "rr"}, {"t2"})->param.Set(p);
+    addConvFull(mb, "conv", "t1", "t2", c, 77, "rr");
     addConv(mb, "b", "t2", "y", c.cout, 8, 1, 1, 1, 0, 1, 903, A::RELU);
     mb.output("y");
     const auto model = mb.finish();

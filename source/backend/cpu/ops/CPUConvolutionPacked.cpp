@@ -838,11 +838,7 @@ public:
         mKSlice = 0;
         if (!mPoolFused && mTapsAll == 1 && mLists.size() == 1 && !mFold && mWeightsHalf.empty() && !mScaleInput &&
             packedBlocks(mKLanes) >= kKSliceMinBlocks) {
-            bool flat = true;
-            for (const auto& d : mTiles) {
-                flat = flat && !d.column;
-            }
-            mKSlice = flat ? kKSliceBlocks : 0;
+            mKSlice = mHasColumns ? 0 : kKSliceBlocks;
         } else if (windowSliced && mWeightsHalf.empty()) {
             mKSlice = std::max(1, kKSliceTapBlocks / mTapsAll);
         }

@@ -19,10 +19,12 @@ namespace MNN {
 
 namespace {
 
-constexpr int64_t kChunkBytes = 2 * 1024 * 1024;           // V and M of one chunk (per task)
-constexpr int64_t kChunkBytesLow = 512 * 1024;             // the same under Memory_Low or with smaller U
+constexpr int64_t kChunkBytesLow = 512 * 1024;             // V and M of one chunk (per task), U under 4 MB
 constexpr int64_t kStreamedWeightBytes = 8 * 1024 * 1024;  // U this large comes from memory, not L3
-/** U this large (8x L2) costs more re-read from L3 per chunk than V and M of kChunkBytes spilling there */
+/**
+ * U this large (8x L2) costs more re-read from L3 per chunk than V and M spilling there: chunks of V
+ * and M up to U's size (at most kStreamedWeightBytes), under Memory_Normal / High
+ */
 constexpr int64_t kLargeChunkWeightBytes = 4 * 1024 * 1024;
 constexpr int64_t kPrefetchWeightBytes = 2 * 1024 * 1024;  // U beyond L2: the tile kernel prefetches it
 /**
@@ -249,8 +251,8 @@ public:
         mTilesX = (int)ceilDiv(mOw, mTileX);
         mTiles = (int)(ceilDiv(mOh, mTileY) * mTilesX);
         // Chunk: the tiles transformed together. Every chunk streams all of U (alpha^2 x Ci x Co),
-        // while V and M grow with the chunk, so a chunk is as large as kChunkBytes of V and M allow
-        // (kChunkBytes where U is large, else kChunkBytesLow), and the tiles are spread evenly.
+        // while V and M grow with the chunk, so a chunk is as large as its budget of V and M allows
+        // (U's size up to 8 MB where U is large, else kChunkBytesLow), and the tiles are spread evenly.
         // Threads take whole chunks while there are enough of them; otherwise each chunk is also
         // split into groups of output blocks (every group transforms the chunk's input again, which
         // costs little next to its share of the GEMM, and streams only its share of U).
@@ -262,13 +264,11 @@ public:
         // U of 1 MB or more (its 64- and 128-channel layers too) in 2 MB chunks it was 5-7% slower)
         // the float size: a half U streams half the bytes, the chunking below keeps the float plan
         const int64_t uBytes = (int64_t)(mU.size() + mUHalf.size()) * (int64_t)sizeof(float);
-        // (and V and M up to U's size, at most kStreamedWeightBytes, where U is 4 MB or more
-        // (kLargeChunkWeightBytes): inception_v3's Mixed_6a 288 -> 384, 7 MB of U over 81 tiles, in one chunk
-        // instead of four -7% at one thread, -10% at two (a chunk per thread) on Zen 3; chunks of
-        // half U's size were slower than four)
-        const int64_t budget = !low && uBytes >= kLargeChunkWeightBytes
-                                   ? std::min(std::max(kChunkBytes, uBytes), kStreamedWeightBytes)
-                                   : kChunkBytesLow;
+        // (V and M up to U's size instead of 2 MB where U is 4 MB or more: inception_v3's Mixed_6a
+        // 288 -> 384, 7 MB of U over 81 tiles, in one chunk instead of four -7% at one thread, -10%
+        // at two (a chunk per thread) on Zen 3; chunks of half U's size were slower than four)
+        const int64_t budget =
+            !low && uBytes >= kLargeChunkWeightBytes ? std::min(uBytes, kStreamedWeightBytes) : kChunkBytesLow;
         mPrefetch = uBytes >= kPrefetchWeightBytes ? 1 : 0;
         int64_t chunk = std::max<int64_t>(P, budget / perTile / P * P);
         int64_t chunks = mTiles > 0 ? ceilDiv(mTiles, chunk) : 0;
