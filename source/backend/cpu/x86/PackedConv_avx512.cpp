@@ -18,8 +18,18 @@ constexpr int kPMax = 14;
 constexpr int kQMax = 2;
 
 constexpr int kPrefetchRows = 16;
-constexpr int kPrefetchRowsHalf = 4;  // half rows are 32 B per block: the hardware prefetcher does most (mobilenet_v3
-                                      // heads: 4 rows 0.21 ms, 16 rows 0.25 ms)
+/**
+ * half weights are fetched this many rows ahead (P x Q tiles; a row is Q * 32 bytes): for GEMVs
+ * (P = 1, a row per multiply-add) 4 rows, the hardware prefetcher does most (mobilenet_v3 heads: 4
+ * rows 0.21 ms, 16 rows 0.25 ms); for tiles of several positions (Winograd U streamed from memory)
+ * 2 KB ahead, as the AVX2 tile: 256 B ahead did not cover the memory latency between the tile's
+ * rows (Intel Xeon, 2 MB L2: resnet18's 512-channel F(2,3) layers, U of 8.4 MB as half, 1.66 ->
+ * 1.27 ms at one thread, 1.10 -> 0.73 at two; 1 KB ahead 1.51 ms, 3 to 6 KB within 2% of 2 KB)
+ */
+template <int P, int Q>
+constexpr int prefetchRowsHalf() {
+    return P == 1 ? 4 : 2048 / (Q * 32);
+}
 
 /** 16 weights of a row: float, or IEEE half widened (exact) */
 template <bool H>
@@ -68,7 +78,7 @@ inline __attribute__((always_inline)) void laneStep(const float* xt, int64_t xs,
         for (int q = 0; q < Q; ++q) {
             if (H) {
                 if (q % 2 == 0) {
-                    _mm_prefetch((const char*)(wht + (i + kPrefetchRowsHalf) * wRow + q * 16), _MM_HINT_T0);
+                    _mm_prefetch((const char*)(wht + (i + prefetchRowsHalf<P, Q>()) * wRow + q * 16), _MM_HINT_T0);
                 }
             } else {
                 _mm_prefetch((const char*)(wt + (i + kPrefetchRows) * wRow + q * 16), _MM_HINT_T0);
