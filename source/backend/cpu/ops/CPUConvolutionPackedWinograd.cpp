@@ -26,7 +26,14 @@ constexpr int64_t kStreamedWeightBytes = 8 * 1024 * 1024;  // U this large comes
  * and M up to U's size (at most kStreamedWeightBytes), under Memory_Normal / High
  */
 constexpr int64_t kLargeChunkWeightBytes = 4 * 1024 * 1024;
-constexpr int64_t kPrefetchWeightBytes = 2 * 1024 * 1024;  // U beyond L2: the tile kernel prefetches it
+/**
+ * U of this size or more is prefetched by the tile kernel (PackedConvTile::prefetch): inside a model
+ * every U of more than a share of L2 comes from memory at each run, the next layers' weights having
+ * evicted it (the bound was 2 MB, L2). Intel Xeon (2 MB L2, AVX-512 tier), per-op minimums in the
+ * model at one thread: the 1 MB U of resnet50's / resnet18's 64-channel F(6,3) layers -9..16%, the
+ * others within noise (the AVX2 tier on the same machine: within 1%); 64 KB: no better
+ */
+constexpr int64_t kPrefetchWeightBytes = 256 * 1024;
 /**
  * stride-2 3x3 windows take Winograd on planes of at least this many tiles: on 7x7 / 8x8 outputs
  * (16 tiles of 2x2) each U value serves 16 rows against the direct kernel's 49-64 positions per
