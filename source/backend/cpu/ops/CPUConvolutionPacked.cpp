@@ -61,6 +61,17 @@ constexpr double kChunkL2Share = 0.5;
 constexpr int kKSliceBlocks = 8;
 constexpr int kKSliceMinBlocks = 16;
 /**
+ * Small planes take slices of kKSliceSmallBlocks (64 channels) where a slice of kKSliceBlocks would
+ * not fit in kKSliceL1Bytes with its input over the chunk's positions and halving it does: the input
+ * of a small plane's slice is then read from L1 by every tile, next to the slice's weights, instead
+ * of both crowding L1 (64 positions x 128 channels = 32 KB with 16 KB of AVX-512 weights). Intel Xeon
+ * (48 KB L1, AVX-512 tier), per-op minimums in the model at one thread: inception_v3's 8x8 1x1 layers
+ * (K = 1280 / 2048) -6..12%, resnet50's 7x7 ones (K = 512 / 2048) -4..5%; the 14x14 and 17x17 layers
+ * 2-5% slower with 64 channels (their input never fits: they keep 128)
+ */
+constexpr int kKSliceSmallBlocks = 4;
+constexpr double kKSliceL1Bytes = 32.0 * 1024.0;
+/**
  * Windowed layers (3x3 ...) with K of kWindowSliceMinBlocks blocks or more whose input image fits in
  * L2 walk K in slices of kKSliceTapBlocks blocks x taps (2 blocks of a 3x3 window, 18 KB of weights
  * per output block), every tile of the image per slice: the whole K x taps x 16 weights of an output
@@ -838,7 +849,14 @@ public:
         mKSlice = 0;
         if (!mPoolFused && mTapsAll == 1 && mLists.size() == 1 && !mFold && mWeightsHalf.empty() && !mScaleInput &&
             packedBlocks(mKLanes) >= kKSliceMinBlocks) {
-            mKSlice = mHasColumns ? 0 : kKSliceBlocks;
+            // bytes of a slice of kb blocks: its input over the chunk's positions and its group's weights
+            const double positions = std::min(outPlane, (double)mChunkTiles * mFuncs->pcPMax);
+            const auto sliceBytes = [&](int kb) {
+                return (positions + (double)mFuncs->pcQMax * kCpuPack) * kb * kCpuPack * sizeof(float);
+            };
+            const bool small =
+                sliceBytes(kKSliceBlocks) > kKSliceL1Bytes && sliceBytes(kKSliceSmallBlocks) <= kKSliceL1Bytes;
+            mKSlice = mHasColumns ? 0 : small ? kKSliceSmallBlocks : kKSliceBlocks;
         } else if (windowSliced && mWeightsHalf.empty()) {
             mKSlice = std::max(1, kKSliceTapBlocks / mTapsAll);
         }
