@@ -116,10 +116,10 @@ std::vector<PcCase> cases() {
         // last chunk shorter)
         {1, 64, 64, 40, 40, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::RELU},
         {2, 32, 48, 48, 47, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::NONE},
-        // 1x1 with K of 16 blocks or more walks K in slices (packed-ksliced): on the SIMD tiers of 4
-        // blocks on planes this small (90, 20 and 63 positions: kKSliceSmallBlocks), of 8 on the
-        // 552-position plane and on the scalar tier (64 outputs per tile); K = 600 is 38 blocks (a last
-        // slice of 2 or 6, 8 lanes in the last block) with HardSwish after the last slice;
+        // 1x1 with K of 16 blocks or more walks K in slices (packed-ksliced): of 4 blocks on planes
+        // this small (kKSliceSmallBlocks: 90, 20 and 63 positions; on the scalar tier, 64 outputs
+        // per tile, only the 20), of 8 on the 552-position plane; K = 600 is 38 blocks (a last slice
+        // of 2 or 6, 8 lanes in the last block) with HardSwish after the last slice;
         // subsampled stride 2 at batch 2; a plane of several chunks with 72 outputs (a half-block last)
         {1, 600, 40, 9, 10, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::HARD_SWISH},
         {2, 520, 24, 9, 8, 1, 1, 2, 2, {0, 0, 0, 0}, 1, A::CLIP},

@@ -66,8 +66,9 @@ constexpr int kKSliceMinBlocks = 16;
  * of a small plane's slice is then read from L1 by every tile, next to the slice's weights, instead
  * of both crowding L1 (64 positions x 128 channels = 32 KB with 16 KB of AVX-512 weights). Intel Xeon
  * (48 KB L1, AVX-512 tier), per-op minimums in the model at one thread: inception_v3's 8x8 1x1 layers
- * (K = 1280 / 2048) -6..12%, resnet50's 7x7 ones (K = 512 / 2048) -4..5%; the 14x14 and 17x17 layers
- * 2-5% slower with 64 channels (their input never fits: they keep 128)
+ * (K = 1280 / 2048) -6..12%, resnet50's 7x7 ones (K = 512 / 2048) -4..8%, mobilenet_v2's 7x7
+ * projections -4..7%; the 14x14 and 17x17 layers 2-5% slower with 64 channels (their input never
+ * fits: they keep 128); at two threads resnet50's 7x7 layers -3..5%
  */
 constexpr int kKSliceSmallBlocks = 4;
 constexpr double kKSliceL1Bytes = 32.0 * 1024.0;
