@@ -167,6 +167,11 @@ TEST(PackedDepthwisePool, PoolingMatchesReferenceOnEveryTierAndThreadCount) {
         {1, 40, 9, 30, PT::AVERAGEPOOL, false, 3, 1, 1, {1, 1, 1, 1}, false, false, 0},
         {1, 16, 8, 21, PT::MAXPOOL, false, 3, 1, 1, {1, 1, 1, 1}, false, false, 7},
         {1, 16, 10, 41, PT::MAXPOOL, false, 3, 2, 1, {0, 0, 0, 0}, true, false, 5},
+        // small pools of many planes run in tasks of several (plane, band) items at 2-3 threads
+        // (kMinTaskWork): a 7x7 global average over 1000 channels at batch 2 (126 items in 6 tasks,
+        // a half-block last), a 3x3 stride-2 max pool over 200 channels (13 items in 5 tasks)
+        {2, 1000, 7, 7, PT::AVERAGEPOOL, true, 0, 1, 1, {}, false, false, 0},
+        {1, 200, 14, 14, PT::MAXPOOL, false, 3, 2, 1, {1, 1, 1, 1}, false, false, 0},
     };
     const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < cases.size(); ++ci) {
