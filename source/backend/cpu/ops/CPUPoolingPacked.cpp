@@ -114,18 +114,14 @@ public:
         job.invX = mInvX.data();
         job.isMax = mAttrs.type == Schema::PoolType::MAXPOOL ? 1 : 0;
         job.bands = mBands;
-        const int64_t items = (int64_t)mPlanes * mBands;
-        if (mTasks >= items) {
-            parallelFor(mPool, (int)items, job);
-        } else {
-            const int tasks = mTasks;
-            auto ranges = [&](int t) {
-                for (int64_t i = items * t / tasks; i < items * (t + 1) / tasks; ++i) {
-                    job((int)i);
-                }
-            };
-            parallelFor(mPool, tasks, ranges);
-        }
+        // task t: items [items * t / tasks, items * (t + 1) / tasks) (one each where tasks == items)
+        const int64_t items = (int64_t)mPlanes * mBands, tasks = mTasks;
+        auto ranges = [&](int t) {
+            for (int64_t i = items * t / tasks; i < items * (t + 1) / tasks; ++i) {
+                job((int)i);
+            }
+        };
+        parallelFor(mPool, mTasks, ranges);
         return NO_ERROR;
     }
 
