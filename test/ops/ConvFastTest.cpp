@@ -5,8 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <atomic>
+#include <chrono>
 #include <random>
 #include <string>
+#include <thread>
 #include "NNTestUtils.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
 #include "backend/cpu/CPUGemm.hpp"
@@ -308,6 +310,64 @@ TEST(ConvFast, ThreadPoolRunsEveryIndexOnce) {
             }
             for (int i = 0; i < n; ++i) {
                 EXPECT_EQ(hits[i].load(), 3) << "threads " << threads << " n " << n << " i " << i;
+            }
+        }
+    }
+}
+
+TEST(ConvFast, ThreadPoolRunsOwnSharesInOrderAndStealsFromTheBack) {
+    // thread t owns [t n / T, (t + 1) n / T) and runs it front to back; a thread done with its own
+    // share steals the others' from the back. The caller's first task waits (up to 10 s) until the
+    // last task of the caller's share has run on another thread: without stealing it never would.
+    for (int threads = 2; threads <= 4; ++threads) {
+        ThreadPool pool(threads);
+        for (int n : {threads * 2, threads * 3 + 1, 64}) {
+            const int callerEnd = n / threads;  // the caller's share is [0, callerEnd)
+            std::vector<std::atomic<int>> byCaller(n), seq(n);
+            for (int i = 0; i < n; ++i) {
+                byCaller[i] = -1;
+                seq[i] = -1;
+            }
+            std::atomic<int> order{0};
+            std::atomic<bool> stolen{false}, timedOut{false};
+            const std::thread::id callerId = std::this_thread::get_id();
+            auto f = [&](int i) {
+                byCaller[i] = std::this_thread::get_id() == callerId ? 1 : 0;
+                seq[i] = order.fetch_add(1);
+                if (i == callerEnd - 1 && std::this_thread::get_id() != callerId) {
+                    stolen = true;
+                }
+                if (i == 0 && std::this_thread::get_id() == callerId) {
+                    const auto t0 = std::chrono::steady_clock::now();
+                    while (!stolen.load()) {
+                        if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(10)) {
+                            timedOut = true;
+                            break;
+                        }
+                        std::this_thread::yield();
+                    }
+                }
+            };
+            pool.parallelFor(n, f);
+            EXPECT_FALSE(timedOut.load())
+                << "threads " << threads << " n " << n << ": nobody stole the caller's last task";
+            EXPECT_EQ(byCaller[0].load(), 1) << "the caller runs the front of its own share";
+            EXPECT_EQ(byCaller[callerEnd - 1].load(), 0) << "the back of the caller's share was stolen";
+            // the caller ran its own tasks front to back
+            for (int i = 0; i + 1 < callerEnd; ++i) {
+                if (byCaller[i].load() == 1 && byCaller[i + 1].load() == 1) {
+                    EXPECT_LT(seq[i].load(), seq[i + 1].load()) << "threads " << threads << " n " << n << " task " << i;
+                }
+            }
+            int workerFirst = -1;
+            for (int i = 0; i < n; ++i) {
+                EXPECT_GE(seq[i].load(), 0) << "task " << i << " never ran";
+                if (byCaller[i].load() == 0 && (workerFirst < 0 || seq[i].load() < seq[workerFirst].load())) {
+                    workerFirst = i;
+                }
+            }
+            if (threads == 2) {
+                EXPECT_EQ(workerFirst, callerEnd) << "n " << n << ": the worker starts at the front of its own share";
             }
         }
     }

@@ -30,10 +30,10 @@ inline void spinWait(int spin) {
 }
 }  // namespace
 
-ThreadPool::ThreadPool(int threads) : mThreads(threads < 1 ? 1 : threads) {
+ThreadPool::ThreadPool(int threads) : mThreads(threads < 1 ? 1 : (threads > kMaxThreads ? kMaxThreads : threads)) {
     mWorkers.reserve((size_t)(mThreads - 1));
     for (int i = 1; i < mThreads; ++i) {
-        mWorkers.emplace_back([this] { workerLoop(); });
+        mWorkers.emplace_back([this, i] { workerLoop(i); });
     }
 }
 
@@ -48,26 +48,40 @@ ThreadPool::~ThreadPool() {
     }
 }
 
-void ThreadPool::runTasks(uint64_t gen) {
-    uint64_t ticket = mTicket.load(std::memory_order_acquire);
+int ThreadPool::claim(int s, uint64_t gen, bool own) {
+    std::atomic<uint64_t>& w = mShares[s].word;
+    uint64_t v = w.load(std::memory_order_acquire);
     for (;;) {
-        const uint64_t tGen = ticket >> (2 * kIndexBits);
-        const uint64_t count = (ticket >> kIndexBits) & kIndexMask;
-        const uint64_t next = ticket & kIndexMask;
-        if (tGen != gen || next >= count) {
-            return;
+        const uint64_t vGen = v >> (2 * kIndexBits);
+        const uint64_t begin = (v >> kIndexBits) & kIndexMask;
+        const uint64_t end = v & kIndexMask;
+        if (vGen != gen || begin >= end) {
+            return -1;
         }
-        if (!mTicket.compare_exchange_weak(ticket, ticket + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
-            continue;  // ticket reloaded
+        // own share: take the front (begin + 1); stealing: take the back (end - 1)
+        const uint64_t next = own ? v + (1ull << kIndexBits) : v - 1;
+        if (w.compare_exchange_weak(v, next, std::memory_order_acq_rel, std::memory_order_acquire)) {
+            return (int)(own ? begin : end - 1);
         }
-        // the claim keeps this generation open, so mFn / mCtx are still its own
-        mFn(mCtx, (int)next);
-        mDone.fetch_add(1, std::memory_order_release);
-        ticket = mTicket.load(std::memory_order_acquire);
     }
 }
 
-void ThreadPool::workerLoop() {
+void ThreadPool::runShares(int self, uint64_t gen) {
+    // the claim keeps this generation open, so mFn / mCtx are still its own
+    for (int i; (i = claim(self, gen, true)) >= 0;) {
+        mFn(mCtx, i);
+        mDone.fetch_add(1, std::memory_order_release);
+    }
+    for (int k = 1; k < mThreads; ++k) {
+        const int s = (self + k) % mThreads;
+        for (int i; (i = claim(s, gen, false)) >= 0;) {
+            mFn(mCtx, i);
+            mDone.fetch_add(1, std::memory_order_release);
+        }
+    }
+}
+
+void ThreadPool::workerLoop(int self) {
     uint64_t seen = 0;
     for (;;) {
         // spin a little (the next parallelFor usually follows at once), then sleep
@@ -88,7 +102,7 @@ void ThreadPool::workerLoop() {
             return;
         }
         seen = gen;
-        runTasks(gen);
+        runShares(self, gen);
     }
 }
 
@@ -110,12 +124,17 @@ void ThreadPool::parallelFor(int n, TaskFn fn, void* ctx) {
     if (gen == 0) {
         gen = 1;  // workers start having seen generation 0
     }
+    // thread t's share: [t n / T, (t + 1) n / T)
+    for (int t = 0; t < mThreads; ++t) {
+        const uint64_t begin = (uint64_t)n * t / mThreads, end = (uint64_t)n * (t + 1) / mThreads;
+        mShares[t].word.store((gen << (2 * kIndexBits)) | (begin << kIndexBits) | end, std::memory_order_relaxed);
+    }
     {
         std::lock_guard<std::mutex> g(mSleepLock);
-        mTicket.store((gen << (2 * kIndexBits)) | ((uint64_t)n << kIndexBits), std::memory_order_release);
+        mTicket.store(gen << (2 * kIndexBits), std::memory_order_release);
     }
     mWake.notify_all();
-    runTasks(gen);
+    runShares(0, gen);
     for (int spin = 0; mDone.load(std::memory_order_acquire) != n; ++spin) {
         spinWait(spin);
     }

@@ -3,6 +3,11 @@
 // Workers spin briefly, then sleep on a condition variable. No allocation per call: the task is a
 // plain function pointer and a context pointer. The caller waits only for the tasks, never for a
 // worker to wake up, so a descheduled worker (busy machine) costs nothing.
+// Affinity: thread t (the caller is 0) owns the t-th contiguous share of [0, n) and runs it from
+// the front; a thread done with its own share steals from the back of the others'. Ops split their
+// data in the same order run after run, so a core mostly finds in its own cache what it wrote in the
+// previous op and the weights it used in the last inference, instead of pulling them from the other
+// core's (task-by-task claiming from one counter interleaved the cores at random).
 #ifndef MNN_CPU_THREADPOOL_HPP
 #define MNN_CPU_THREADPOOL_HPP
 
@@ -37,21 +42,29 @@ public:
     }
 
 private:
-    void workerLoop();
-    /** claims and runs tasks of generation gen until none is left */
-    void runTasks(uint64_t gen);
+    void workerLoop(int self);
 
-    // ticket = generation (16 bits) | count (24 bits) | next index (24 bits); a task is claimed by a
-    // CAS on it, so a worker waking late for a finished generation can never claim a later one's task
+    /** claims one task of generation gen from slot s (front when own, back when stealing); -1 if none */
+    int claim(int s, uint64_t gen, bool own);
+    /** runs the tasks of generation gen: slot self's share first, then the others' from the back */
+    void runShares(int self, uint64_t gen);
+
+    // a share = generation (16 bits) | begin (24 bits) | end (24 bits); a task is claimed by a CAS on
+    // it, so a worker waking late for a finished generation can never claim a later one's task
     static constexpr int kIndexBits = 24;
     static constexpr uint64_t kIndexMask = (1ull << kIndexBits) - 1;
+    static constexpr int kMaxThreads = 64;
+    struct alignas(64) Share {
+        std::atomic<uint64_t> word{0};
+    };
 
     int mThreads = 1;
     std::vector<std::thread> mWorkers;
     std::mutex mLock;          // serialises parallelFor callers
     std::mutex mSleepLock;     // guards the sleep
     std::condition_variable mWake;
-    std::atomic<uint64_t> mTicket{0};
+    std::atomic<uint64_t> mTicket{0};  // generation << 48: what workers poll
+    Share mShares[kMaxThreads];
     std::atomic<bool> mStop{false};
     std::atomic<int> mDone{0};  // tasks finished in the current generation
     TaskFn mFn = nullptr;
