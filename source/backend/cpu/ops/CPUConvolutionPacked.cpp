@@ -809,6 +809,15 @@ public:
         if (groups == 1 || windowSliced || xBytes + chunks * wBytes >= groups * xBytes + wBytes) {
             chunks = 1;
         }
+        if (threads > 1 && !windowSliced && chunks < threads && wBytes < xBytes && tiles >= 4 * threads) {
+            // a chunk per thread where the input outweighs the weights: each thread's share of the
+            // tasks (ThreadPool) is then a range of positions, whose input the previous op of the
+            // same split wrote into this core's cache, instead of a range of output blocks over every
+            // position (half of the input from the other core); each thread reads all the weights.
+            // Two threads, alternating processes: squeezenet -4%, inception_v3 -4..6%, mobilenet_v3
+            // -2.5%, mobilenet_v2 -1..2%, the others within 1%
+            chunks = threads;
+        }
         mChunkTiles = std::max<int64_t>(1, (tiles + chunks - 1) / chunks);
         mChunks = std::max<int64_t>(1, (tiles + mChunkTiles - 1) / mChunkTiles);
         const int64_t total = (int64_t)mBatch * groups * mChunks * mChunkTiles;
