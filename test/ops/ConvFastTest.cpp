@@ -373,6 +373,37 @@ TEST(ConvFast, ThreadPoolRunsOwnSharesInOrderAndStealsFromTheBack) {
     }
 }
 
+TEST(ConvFast, ParallelForItemsRunsEveryItemOnceInTasksOfTheMinimumWork) {
+    // every item exactly once at 1-4 threads; items worth less than two tasks together run inline on
+    // the caller (a range short by one item, or a task per item, fails this)
+    for (int threads = 1; threads <= 4; ++threads) {
+        ThreadPool pool(threads);
+        for (int64_t items : {0, 1, 2, 5, 80, 1000}) {
+            for (double itemWork : {1.0, 256.0, 100000.0}) {
+                std::vector<std::atomic<int>> hits(items > 0 ? items : 1);
+                std::vector<std::thread::id> who(items > 0 ? items : 1);
+                for (auto& h : hits) {
+                    h = 0;
+                }
+                auto f = [&](int i) {
+                    hits[i].fetch_add(1);
+                    who[i] = std::this_thread::get_id();
+                };
+                const double minWork = 4096.0;
+                parallelForItems(&pool, items, itemWork, minWork, f);
+                for (int64_t i = 0; i < items; ++i) {
+                    EXPECT_EQ(hits[i].load(), 1) << "threads " << threads << " items " << items << " i " << i;
+                }
+                if ((double)items * itemWork < 2.0 * minWork) {
+                    for (int64_t i = 0; i < items; ++i) {
+                        EXPECT_EQ(who[i], std::this_thread::get_id()) << "a task's worth of items ran off the caller";
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST(ConvFast, ScratchSlotsNeverShareASlotAndStayBelowTheThreadCount) {
     // every task claims a slot, marks it busy, works a little, checks nobody else took it, releases
     for (int threads = 1; threads <= 4; ++threads) {

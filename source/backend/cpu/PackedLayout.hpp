@@ -11,6 +11,7 @@
 #include <MNN/Tensor.hpp>
 #include <stdint.h>
 #include <vector>
+#include "ThreadPool.hpp"
 #include "core/Schema.hpp"
 
 namespace MNN {
@@ -30,8 +31,8 @@ void packNC16(const float* src, float* dst, int batch, int channels, int64_t pla
 void unpackNC16(const float* src, float* dst, int batch, int channels, int64_t plane);
 
 /**
- * NCHW <-> NC16HW16 of one (image, block) per index (index = image * blocks + block), for
- * parallelFor over batch * blocks
+ * NCHW <-> NC16HW16 of one (image, block) per index (index = image * blocks + block), over
+ * batch * blocks (runRepack)
  */
 struct PackedRepackJob {
     const float* src;
@@ -51,6 +52,14 @@ struct PackedRepackJob {
         }
     }
 };
+
+/** floats a repack task moves at least (parallelForItems): smaller tasks cost more than they move */
+constexpr double kRepackTaskFloats = 16384.0;
+
+/** job over [0, batch * blocks) on pool, in tasks of at least kRepackTaskFloats */
+inline void runRepack(ThreadPool* pool, const PackedRepackJob& job, int batch) {
+    parallelForItems(pool, (int64_t)batch * job.blocks, (double)job.plane * kCpuPack, kRepackTaskFloats, job);
+}
 
 /** what Backend::onPackedSupport answers for the CPU (values of Backend::PackedSupport) */
 int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs);

@@ -923,7 +923,7 @@ public:
             scratch += mBatch * mInImage;
         } else if (!mInPacked) {
             PackedRepackJob pack{x, scratch, mInChannels, inBlocks, inPlane, true};
-            parallelFor(mPool, mBatch * inBlocks, pack);
+            runRepack(mPool, pack, mBatch);
             x = scratch;
             scratch += mBatch * mInImage;
         } else if (mSubsample) {
@@ -1028,7 +1028,7 @@ public:
         }
         if (!mOutPacked) {
             PackedRepackJob unpack{y, outputs[0]->host<float>(), mOutChannels, outBlocks, outPlane, false};
-            parallelFor(mPool, mBatch * outBlocks, unpack);
+            runRepack(mPool, unpack, mBatch);
         }
         return NO_ERROR;
     }

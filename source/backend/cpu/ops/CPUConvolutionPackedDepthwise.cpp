@@ -188,7 +188,7 @@ public:
         const float* x = inputs[0]->host<float>();
         if (!mInPacked) {
             PackedRepackJob pack{x, scratch, mChannels, mBlocks, (int64_t)mGeom.ih * mGeom.iw, true};
-            parallelFor(mPool, planes, pack);
+            runRepack(mPool, pack, mBatch);
             x = scratch;
         }
         float* y = mOutPacked ? outputs[0]->host<float>() : scratch + mInScratch;
@@ -208,7 +208,7 @@ public:
         if (!mOutPacked) {
             PackedRepackJob unpack{y,       outputs[0]->host<float>(),    mChannels,
                                    mBlocks, (int64_t)mGeom.oh * mGeom.ow, false};
-            parallelFor(mPool, planes, unpack);
+            runRepack(mPool, unpack, mBatch);
         }
         return NO_ERROR;
     }

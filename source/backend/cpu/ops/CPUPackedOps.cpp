@@ -189,7 +189,7 @@ public:
         auto convert = [&](const Tensor* shape, const float* src, float* dst, bool pack) {
             const int blocks = packedBlocks(shape->length(1));
             PackedRepackJob job{src, dst, shape->length(1), blocks, (int64_t)shape->length(2) * shape->length(3), pack};
-            parallelFor(pool, shape->length(0) * blocks, job);
+            runRepack(pool, job, shape->length(0));
         };
         for (size_t i = 0; i < inputs.size(); ++i) {
             if (mProxyIn[i]) {

@@ -364,7 +364,7 @@ public:
         const float* x = inputs[0]->host<float>();
         if (!mInPacked) {
             PackedRepackJob pack{x, scratch, p.c, p.inBlocks, (int64_t)p.h * p.w, true};
-            parallelFor(mPool, p.n * p.inBlocks, pack);
+            runRepack(mPool, pack, p.n);
             x = scratch;
         }
         float* y = mOutPacked ? outputs[0]->host<float>() : scratch + mInScratch;
@@ -386,7 +386,7 @@ public:
         }
         if (!mOutPacked) {
             PackedRepackJob unpack{y, outputs[0]->host<float>(), p.e, p.midBlocks, (int64_t)mGeom.oh * mGeom.ow, false};
-            parallelFor(mPool, p.n * p.midBlocks, unpack);
+            runRepack(mPool, unpack, p.n);
         }
         return NO_ERROR;
     }

@@ -91,14 +91,7 @@ public:
         if (threads > 1 && planes > 0 && planes < 4 * threads) {
             mBands = (int)std::min<int64_t>(std::max(g.oh, 1), (4 * threads + planes - 1) / planes);
         }
-        // items (plane, band) in tasks of at least kMinTaskWork window taps x lanes
-        const int64_t items = planes * mBands;
-        const double itemWork = (double)g.oh * g.ow * g.kh * g.kw * kCpuPack / mBands;
-        mTasks = 1;
-        if (threads > 1) {
-            const double byWork = (double)items * itemWork / kMinTaskWork;
-            mTasks = (int)std::max<double>(1.0, std::min<double>((double)items, byWork));
-        }
+        mItemWork = (double)g.oh * g.ow * g.kh * g.kw * kCpuPack / mBands;
         mFuncs = &cpuCoreFunctions();
         snprintf(mAlgo, sizeof(mAlgo), "packed-pool %s %s", mFuncs->packedPoolName,
                  mAttrs.type == Schema::PoolType::MAXPOOL ? "max" : "avg");
@@ -114,14 +107,8 @@ public:
         job.invX = mInvX.data();
         job.isMax = mAttrs.type == Schema::PoolType::MAXPOOL ? 1 : 0;
         job.bands = mBands;
-        // task t: items [items * t / tasks, items * (t + 1) / tasks) (one each where tasks == items)
-        const int64_t items = (int64_t)mPlanes * mBands, tasks = mTasks;
-        auto ranges = [&](int t) {
-            for (int64_t i = items * t / tasks; i < items * (t + 1) / tasks; ++i) {
-                job((int)i);
-            }
-        };
-        parallelFor(mPool, mTasks, ranges);
+        // items (plane, band) in tasks of at least kMinTaskWork window taps x lanes
+        parallelForItems(mPool, (int64_t)mPlanes * mBands, mItemWork, kMinTaskWork, job);
         return NO_ERROR;
     }
 
@@ -131,7 +118,7 @@ private:
     const CPUCoreFunctions* mFuncs = nullptr;
     DwPlaneGeom mGeom{};
     int mPlanes = 0, mBands = 1;
-    int mTasks = 1;  // tasks of contiguous (plane, band) items
+    double mItemWork = 0.0;  // window taps x lanes of one (plane, band) item
     std::vector<float> mInvY, mInvX;
     char mAlgo[64];
 };
