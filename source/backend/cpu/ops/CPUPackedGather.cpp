@@ -15,6 +15,9 @@
 
 namespace MNN {
 
+/** output floats a task writes at least (parallelForItems) */
+constexpr double kMinTaskFloats = 16384.0;
+
 static bool float4d(const Tensor* t) {
     return t && t->dimensions() == 4 && t->getType() == halide_type_of<float>();
 }
@@ -193,13 +196,17 @@ public:
             }
             mEntryStart[gob + 1] = (int)mEntryInput.size();
         }
-        // work items: (image, output block, chunk of positions); chunks only to feed the threads
+        // work items: (chunk of positions, image, output block). At two or more threads a chunk per
+        // thread at least, chunk-major: each thread's share (ThreadPool) is then a range of
+        // positions over all blocks, as the 1x1 layers around it split theirs, rather than a range
+        // of blocks over all positions (half of them written by the other core)
         auto pool = static_cast<CPUBackend*>(mBackend)->threadPool();
         const int threads = pool ? pool->threads() : 1;
         const int64_t items = (int64_t)mBatch * mOutBlocks;
         mChunks = 1;
-        if (threads > 1 && items > 0 && items < 4 * threads) {
-            mChunks = (int)std::max<int64_t>(1, std::min<int64_t>(mPlane / 64, (4 * threads + items - 1) / items));
+        if (threads > 1 && items > 0) {
+            const int64_t feed = items < 4 * threads ? (4 * threads + items - 1) / items : 1;
+            mChunks = (int)std::max<int64_t>(1, std::min<int64_t>(mPlane, std::max<int64_t>(threads, feed)));
         }
         if (items * mChunks > (1 << 30)) {
             MNN_ERROR("%s %s: %lld output blocks are too many for the packed kernel\n", opTypeName(mType),
@@ -216,8 +223,8 @@ public:
     }
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         auto task = [&](int i) {
-            const int chunk = i % mChunks;
-            const int rest = i / mChunks;
+            const int chunk = i / (mBatch * mOutBlocks);
+            const int rest = i % (mBatch * mOutBlocks);
             const int ob = rest % mOutBlocks, n = rest / mOutBlocks;
             const int64_t p0 = (int64_t)chunk * mChunkLen;
             const int64_t count = std::min<int64_t>(mPlane - p0, mChunkLen);
@@ -241,7 +248,9 @@ public:
             b.count = count;
             mFuncs->packedGather(&b);
         };
-        parallelFor(static_cast<CPUBackend*>(mBackend)->threadPool(), mBatch * mOutBlocks * mChunks, task);
+        // tasks of at least kMinTaskFloats output floats
+        parallelForItems(static_cast<CPUBackend*>(mBackend)->threadPool(), (int64_t)mBatch * mOutBlocks * mChunks,
+                         (double)mChunkLen * kCpuPack, kMinTaskFloats, task);
         return NO_ERROR;
     }
     const char* algorithm() const override {
