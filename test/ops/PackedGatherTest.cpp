@@ -123,6 +123,23 @@ TEST(PackedGather, ChannelShuffleOddChannelCounts) {
     }
 }
 
+TEST(PackedGather, ChannelShuffleOfLargePlanesRunsInChunkTasks) {
+    // planes large enough for several tasks of kMinTaskFloats (16K floats): at 2-3 threads the
+    // (chunk, image, block) items run in ranges of several, chunk-major; 28x28 with 116 channels is
+    // 100K output floats (6 tasks), 14x14 with 232 channels 50K (3 tasks), 15x13 with 34 channels
+    // 9.4K at batch 2 (one task, inline)
+    struct Case {
+        int h, w, c;
+    };
+    for (auto k : std::vector<Case>{{28, 28, 116}, {14, 14, 232}, {15, 13, 34}}) {
+        for (int n : {1, 2}) {
+            SCOPED_TRACE(testing::Message() << k.h << "x" << k.w << " c " << k.c << " n " << n);
+            expectPackedMatchesReference(shuffleModel(n, k.h, k.w, k.c, 2), {n, 3, k.h, k.w}, {"t", "u"}, "sh",
+                                         "packed-shuffle", 91);
+        }
+    }
+}
+
 // ChannelShuffle of several inputs (their concatenation) into several equal outputs: ShuffleNet's
 // Concat -> shuffle -> Slice halves as one op
 std::vector<uint8_t> shuffleIoModel(int n, int h, int w, const std::vector<int>& widths, int group, int outs) {
