@@ -67,16 +67,20 @@ int ThreadPool::claim(int s, uint64_t gen, bool own) {
 }
 
 void ThreadPool::runShares(int self, uint64_t gen) {
-    // the claim keeps this generation open, so mFn / mCtx are still its own
+    // the claim keeps this generation open, so mFn / mCtx are still its own. Each thread counts its
+    // finished tasks in its own cache line; the caller sums the counts once it has run out of tasks
+    // (one counter for all moved its line between the cores at every task: 24 tasks of 0.2 us took
+    // 5.0 us at two threads, now 3.9; mobilenet_v3 -1.6..1.8% at two threads)
+    std::atomic<int>& mine = mShares[self].done;
     for (int i; (i = claim(self, gen, true)) >= 0;) {
         mFn(mCtx, i);
-        mDone.fetch_add(1, std::memory_order_release);
+        mine.fetch_add(1, std::memory_order_release);
     }
     for (int k = 1; k < mThreads; ++k) {
         const int s = (self + k) % mThreads;
         for (int i; (i = claim(s, gen, false)) >= 0;) {
             mFn(mCtx, i);
-            mDone.fetch_add(1, std::memory_order_release);
+            mine.fetch_add(1, std::memory_order_release);
         }
     }
 }
@@ -119,7 +123,6 @@ void ThreadPool::parallelFor(int n, TaskFn fn, void* ctx) {
     std::lock_guard<std::mutex> caller(mLock);
     mFn = fn;
     mCtx = ctx;
-    mDone.store(0, std::memory_order_relaxed);
     uint64_t gen = ((mTicket.load(std::memory_order_relaxed) >> (2 * kIndexBits)) + 1) & 0xFFFF;
     if (gen == 0) {
         gen = 1;  // workers start having seen generation 0
@@ -128,6 +131,7 @@ void ThreadPool::parallelFor(int n, TaskFn fn, void* ctx) {
     for (int t = 0; t < mThreads; ++t) {
         const uint64_t begin = (uint64_t)n * t / mThreads, end = (uint64_t)n * (t + 1) / mThreads;
         mShares[t].word.store((gen << (2 * kIndexBits)) | (begin << kIndexBits) | end, std::memory_order_relaxed);
+        mShares[t].done.store(0, std::memory_order_relaxed);
     }
     {
         std::lock_guard<std::mutex> g(mSleepLock);
@@ -135,7 +139,14 @@ void ThreadPool::parallelFor(int n, TaskFn fn, void* ctx) {
     }
     mWake.notify_all();
     runShares(0, gen);
-    for (int spin = 0; mDone.load(std::memory_order_acquire) != n; ++spin) {
+    for (int spin = 0;; ++spin) {
+        int done = 0;
+        for (int t = 0; t < mThreads; ++t) {
+            done += mShares[t].done.load(std::memory_order_acquire);
+        }
+        if (done == n) {
+            break;
+        }
         spinWait(spin);
     }
 }

@@ -56,6 +56,7 @@ private:
     static constexpr int kMaxThreads = 64;
     struct alignas(64) Share {
         std::atomic<uint64_t> word{0};
+        std::atomic<int> done{0};  // tasks thread t finished in the current generation (any share)
     };
 
     int mThreads = 1;
@@ -66,7 +67,6 @@ private:
     std::atomic<uint64_t> mTicket{0};  // generation << 48: what workers poll
     Share mShares[kMaxThreads];
     std::atomic<bool> mStop{false};
-    std::atomic<int> mDone{0};  // tasks finished in the current generation
     TaskFn mFn = nullptr;
     void* mCtx = nullptr;
 };
