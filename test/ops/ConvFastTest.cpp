@@ -351,7 +351,13 @@ TEST(ConvFast, ThreadPoolRunsOwnSharesInOrderAndStealsFromTheBack) {
             pool.parallelFor(n, f);
             EXPECT_FALSE(timedOut.load())
                 << "threads " << threads << " n " << n << ": nobody stole the caller's last task";
-            EXPECT_EQ(byCaller[0].load(), 1) << "the caller runs the front of its own share";
+            // the caller claims its own share from the front: it ran task 0, or (descheduled right
+            // after publishing the tasks, as under qemu) the others stole its whole share
+            if (byCaller[0].load() != 1) {
+                for (int i = 0; i < callerEnd; ++i) {
+                    EXPECT_EQ(byCaller[i].load(), 0) << "threads " << threads << " n " << n << " task " << i;
+                }
+            }
             EXPECT_EQ(byCaller[callerEnd - 1].load(), 0) << "the back of the caller's share was stolen";
             // the caller ran its own tasks front to back
             for (int i = 0; i + 1 < callerEnd; ++i) {

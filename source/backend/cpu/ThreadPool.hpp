@@ -44,9 +44,9 @@ public:
 private:
     void workerLoop(int self);
 
-    /** claims one task of generation gen from slot s (front when own, back when stealing); -1 if none */
+    /** claims one task of generation gen from share s (front when own, back when stealing); -1 if none */
     int claim(int s, uint64_t gen, bool own);
-    /** runs the tasks of generation gen: slot self's share first, then the others' from the back */
+    /** runs the tasks of generation gen: share self first, then the others' from the back */
     void runShares(int self, uint64_t gen);
 
     // a share = generation (16 bits) | begin (24 bits) | end (24 bits); a task is claimed by a CAS on
