@@ -124,7 +124,7 @@ TEST(PackedGather, ChannelShuffleOddChannelCounts) {
 }
 
 TEST(PackedGather, ChannelShuffleOfLargePlanesRunsInChunkTasks) {
-    // planes large enough for several tasks of kMinTaskFloats (16K floats): at 2-3 threads the
+    // planes large enough for several tasks of kCopyTaskFloats (16K floats): at 2-3 threads the
     // (chunk, image, block) items run in ranges of several, chunk-major; 28x28 with 116 channels is
     // 100K output floats (6 tasks), 14x14 with 232 channels 50K (3 tasks), 15x13 with 34 channels
     // 9.4K at batch 2 (one task, inline)

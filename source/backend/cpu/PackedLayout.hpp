@@ -53,12 +53,15 @@ struct PackedRepackJob {
     }
 };
 
-/** floats a repack task moves at least (parallelForItems): smaller tasks cost more than they move */
-constexpr double kRepackTaskFloats = 16384.0;
+/**
+ * floats a copying task (the repack below, the channel gather) moves at least (parallelForItems):
+ * smaller tasks cost more than they move
+ */
+constexpr double kCopyTaskFloats = 16384.0;
 
-/** job over [0, batch * blocks) on pool, in tasks of at least kRepackTaskFloats */
+/** job over [0, batch * blocks) on pool, in tasks of at least kCopyTaskFloats */
 inline void runRepack(ThreadPool* pool, const PackedRepackJob& job, int batch) {
-    parallelForItems(pool, (int64_t)batch * job.blocks, (double)job.plane * kCpuPack, kRepackTaskFloats, job);
+    parallelForItems(pool, (int64_t)batch * job.blocks, (double)job.plane * kCpuPack, kCopyTaskFloats, job);
 }
 
 /** what Backend::onPackedSupport answers for the CPU (values of Backend::PackedSupport) */

@@ -2,7 +2,7 @@
 // the table's dwpack kernel computes one output row of one 16-channel block, vectorised across the
 // block's channels, with clipped taps at the borders (no padded copy). A plain input is packed into
 // scratch first, a plain output is computed into scratch and unpacked. Work items: (batch x block x
-// band of output rows) over the backend's pool, band-major at two or more threads.
+// band of output rows) over the backend's pool, band-major.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,12 +93,10 @@ struct PackedDwJob {
     const float* bias;  // [blocks][16]
     float* y;           // packed output
     const GemmPost* post;
-    int blocks, bands;
-    int planes = 1;
-    bool bandMajor = false;  // item t is (band t / planes, plane t % planes), else (plane, band)
+    int blocks, bands, planes;
+    /** item t = (band t / planes, plane t % planes): band-major, a thread's share is a range of rows */
     void operator()(int t) const {
-        const int plane = bandMajor ? t % planes : t / bands, band = bandMajor ? t / planes : t % bands;
-        const int blk = plane % blocks;
+        const int plane = t % planes, band = t / planes, blk = plane % blocks;
         const int oy0 = (int)((int64_t)g->oh * band / bands), oy1 = (int)((int64_t)g->oh * (band + 1) / bands);
         const float* xp = x + (int64_t)plane * g->ih * g->iw * 16;
         packedDwRows(*f, *g, xp, 0, w + (int64_t)blk * g->kh * g->kw * 16, bias + (int64_t)blk * 16,
@@ -167,12 +165,11 @@ public:
         if (threads > 1 && planes > 0 && planes < 4 * threads) {
             mBands = (int)std::min<int64_t>(std::max(g.oh, 1), (4 * threads + planes - 1) / planes);
         }
-        // at two or more threads, items in band-major order with a band per thread at least: each
-        // thread's share (ThreadPool) is then a range of rows over all channels, as the 1x1 layers
-        // around it split their positions where the activations outweigh the weights
-        // (mobilenet_v2 at two threads -1..1.6%, alternating processes)
-        mBandMajor = threads > 1;
-        if (mBandMajor) {
+        // at two or more threads a band per thread at least: with the items band-major each thread's
+        // share (ThreadPool) is then a range of rows over all channels, as the 1x1 layers around it
+        // split their positions where the activations outweigh the weights (mobilenet_v2 at two
+        // threads -1..1.6%, alternating processes)
+        if (threads > 1) {
             mBands = std::max(mBands, std::min(std::max(g.oh, 1), threads));
         }
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)(mInScratch + mOutScratch))) {
@@ -203,7 +200,6 @@ public:
         job.blocks = mBlocks;
         job.bands = mBands;
         job.planes = planes;
-        job.bandMajor = mBandMajor;
         parallelFor(mPool, planes * mBands, job);
         if (!mOutPacked) {
             PackedRepackJob unpack{y,       outputs[0]->host<float>(),    mChannels,
@@ -219,7 +215,6 @@ private:
     ThreadPool* mPool = nullptr;
     const CPUCoreFunctions* mFuncs = nullptr;
     DwPlaneGeom mGeom{};
-    bool mBandMajor = false;
     int mBatch = 0, mChannels = 0, mBlocks = 0, mBands = 1;
     bool mInPacked = false, mOutPacked = false;
     int64_t mInScratch = 0, mOutScratch = 0;

@@ -15,9 +15,6 @@
 
 namespace MNN {
 
-/** output floats a task writes at least (parallelForItems) */
-constexpr double kMinTaskFloats = 16384.0;
-
 static bool float4d(const Tensor* t) {
     return t && t->dimensions() == 4 && t->getType() == halide_type_of<float>();
 }
@@ -248,9 +245,9 @@ public:
             b.count = count;
             mFuncs->packedGather(&b);
         };
-        // tasks of at least kMinTaskFloats output floats
+        // tasks of at least kCopyTaskFloats output floats
         parallelForItems(static_cast<CPUBackend*>(mBackend)->threadPool(), (int64_t)mBatch * mOutBlocks * mChunks,
-                         (double)mChunkLen * kCpuPack, kMinTaskFloats, task);
+                         (double)mChunkLen * kCpuPack, kCopyTaskFloats, task);
         return NO_ERROR;
     }
     const char* algorithm() const override {
