@@ -6,6 +6,7 @@
 #include <MNN/Interpreter.hpp>
 #include <MNN/MNNForwardType.h>
 #include <MNN/Tensor.hpp>
+#include <stdint.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -152,8 +153,20 @@ public:
     void rememberMapped(Tensor* host);
     Tensor* takeMapped(void* ptr);
 
+    /**
+     * The session's arena limit (ARENA_SIZE_LIMIT_MB), set by the Session: the most one pooled
+     * allocation of this backend outside the arena plan (kernel scratch) may take
+     */
+    void setMemoryLimit(int64_t bytes) {
+        mMemoryLimit = bytes;
+    }
+    int64_t memoryLimit() const {
+        return mMemoryLimit;
+    }
+
 private:
     MNNForwardType mType;
+    int64_t mMemoryLimit = INT64_MAX;
     std::mutex mMapLock;
     std::vector<Tensor*> mMapped;
 };

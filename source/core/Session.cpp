@@ -481,6 +481,11 @@ bool Session::init() {
     auto firstConfig = mConfigs[0].backendConfig ? mConfigs[0].backendConfig : &defaultConfig;
     mCPUFallback.reset(new CPUBackend(firstConfig, mRuntimes[0]->threadNumber()));
     mEvalBackend.reset(new CPUBackend(firstConfig, 1, true));
+    for (auto& b : mBackends) {
+        b->setMemoryLimit(mOptions.arenaLimitBytes);
+    }
+    mCPUFallback->setMemoryLimit(mOptions.arenaLimitBytes);
+    mEvalBackend->setMemoryLimit(mOptions.arenaLimitBytes);
     if (!schedule()) {
         return false;
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <fstream>
 #include "ModelBuilder.hpp"
+#include "core/SessionIntrospect.hpp"
 #include "TestUtils.hpp"
 
 using namespace MNN;
@@ -399,4 +400,47 @@ TEST(Api, SessionHintLimitsTensorSize) {
     EXPECT_EQ(input->shape(), (std::vector<int>{1, 3}));
     n.net->resizeTensor(input, {-5, 3});
     EXPECT_EQ(input->shape(), (std::vector<int>{1, 3}));
+}
+
+TEST(Api, SessionHintArenaLimitCoversKernelScratch) {
+    // a 5x5 convolution (dilation 2: no Winograd) of 16 channels to 1 over 64 x 64: its tensors
+    // take about 0.3 MB, its kernel scratch (the im2col panel) several MB; a 1 MB arena limit
+    // refuses the scratch too
+    auto model = [] {
+        ModelBuilder mb;
+        mb.input("x", {1, 16, 64, 64});
+        mb.constant("w", {1, 16, 5, 5}, std::vector<float>(16 * 25, 0.125f));
+        auto op = mb.op(Schema::OpType::Convolution, "conv", {"x", "w"}, {"y"});
+        Schema::ConvParamT p;
+        p.kernel = {5, 5};
+        p.strides = {1, 1};
+        p.dilations = {2, 2};
+        p.pads = {4, 4, 4, 4};
+        p.group = 1;
+        op->param.Set(p);
+        mb.output("y");
+        return mb.finish();
+    }();
+    for (int limitMB : {0, 1}) {
+        SCOPED_TRACE(limitMB);
+        std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+        ASSERT_NE(net, nullptr);
+        if (limitMB > 0) {
+            net->setSessionHint(Interpreter::ARENA_SIZE_LIMIT_MB, limitMB);
+        }
+        ::testing::internal::CaptureStderr();
+        auto session = net->createSession(ScheduleConfig());
+        std::string log = ::testing::internal::GetCapturedStderr();
+        if (limitMB == 0) {
+            ASSERT_NE(session, nullptr) << log;
+            const char* algo = SessionIntrospect::algorithmOf(session, "conv");
+            EXPECT_EQ(std::string(algo ? algo : "").rfind("im2col", 0), 0u) << (algo ? algo : "");
+            EXPECT_EQ(net->runSession(session), NO_ERROR);
+        } else {
+            EXPECT_EQ(session, nullptr);
+            EXPECT_NE(log.find("kernel scratch of"), std::string::npos) << log;
+            EXPECT_NE(log.find("arena limit of 1 MiB"), std::string::npos) << log;
+            EXPECT_NE(log.find("op conv"), std::string::npos) << log;
+        }
+    }
 }

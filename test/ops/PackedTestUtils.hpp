@@ -59,13 +59,16 @@ struct LayoutRun {
 inline LayoutRun runWithLayout(const std::vector<uint8_t>& model, const std::map<std::string, const Tensor*>& inputs,
                                const char* layout, int threads = 1, const char* convAlgo = nullptr,
                                BackendConfig::PrecisionMode precision = BackendConfig::Precision_High,
-                               BackendConfig::MemoryMode memory = BackendConfig::Memory_Normal) {
+                               BackendConfig::MemoryMode memory = BackendConfig::Memory_Normal, int arenaLimitMB = 0) {
     LayoutRun r;
     setenv("MNN_LAYOUT", layout, 1);
     if (convAlgo) {
         setenv("MNN_CONV_ALGO", convAlgo, 1);
     }
     std::unique_ptr<Interpreter> net(Interpreter::createFromBuffer(model.data(), model.size()));
+    if (net && arenaLimitMB > 0) {
+        net->setSessionHint(Interpreter::ARENA_SIZE_LIMIT_MB, arenaLimitMB);
+    }
     ScheduleConfig config;
     config.numThread = threads;
     BackendConfig bc;

@@ -152,6 +152,25 @@ TEST(PointwiseDepthwise, PackedBandsMatchReference) {
     }
 }
 
+TEST(PointwiseDepthwise, RingScratchDoesNotGrowWithTheBatch) {
+    // the banded kernel's ring buffers are those of one image's work items (the images run one
+    // after another): a batch of 64 thin images expanded to 1024 channels, stride 4, takes 0.3 MB of
+    // rings, well inside a 16 MB arena limit beside the 11 MB arena (a ring per work item of the
+    // whole batch took 18 MB, refused by that limit)
+    const PwDwCase t{64, 1, 1024, 24, 24, 3, 4, {1, 1, 1, 1}, 1, Act::CLIP, Act::CLIP};
+    auto model = pairModel(t, true, kBefore | kAfter);
+    auto x = makeTensor({t.n, t.c, t.h, t.w}, randomFloats((size_t)t.n * t.c * t.h * t.w, 8));
+    auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+    ASSERT_EQ(ref.code, NO_ERROR);
+    for (int threads = 1; threads <= 2; ++threads) {
+        auto r = runWithLayout(model, {{"x", x.get()}}, "packed", threads, nullptr, BackendConfig::Precision_High,
+                               BackendConfig::Memory_Normal, 16);
+        ASSERT_EQ(r.code, NO_ERROR) << "threads " << threads;
+        EXPECT_EQ(r.algorithms["pwdw"].rfind("packed-pwdw", 0), 0u) << r.algorithms["pwdw"];
+        EXPECT_LT(maxRelativeDiff(r, ref), 1e-5) << "threads " << threads;
+    }
+}
+
 // a model with a broken pair is refused when the session is made, with no crash
 void expectRefused(const PwDwCase& t, const std::vector<int>& w1, const std::vector<int>& w2, int pwStride,
                    int dwGroup) {

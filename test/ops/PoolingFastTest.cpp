@@ -21,6 +21,7 @@ struct PoolCase {
     std::vector<int> kernel, strides, dilations, pads;
     bool ceil, includePad;
     int nanEvery = 0;  // > 0: every nanEvery-th input element is NaN
+    bool mostlyPadding = false;  // a padded plane far over the input: the direct loop, no scratch
 };
 
 struct PoolOut {
@@ -113,6 +114,31 @@ TEST(PoolingFast, MatchesReference) {
         // whole-plane averages (the vector sum): large plane, and a window equal to the input
         {{1, 4, 56, 57}, T::AVERAGEPOOL, true, {}, {}, {}, {}, false, false},
         {{2, 3, 9, 10}, T::AVERAGEPOOL, false, {9, 10}, {1, 1}, {1, 1}, {0, 0, 0, 0}, false, false},
+        // windows and pads far over a tiny input (a 2003 x 2003 padded plane for 4 x 4 / 5 x 5): the
+        // direct loop (a padded plane would have taken 16 MB of scratch and 9 MB of tap offsets)
+        {{1, 2, 4, 4}, T::MAXPOOL, false, {1500, 1500}, {1, 1}, {1, 1}, {750, 750, 750, 750}, false, false, 0, true},
+        {{1, 2, 5, 5},
+         T::AVERAGEPOOL,
+         false,
+         {3, 3},
+         {1, 1},
+         {1000, 1000},
+         {1000, 1000, 1000, 1000},
+         false,
+         true,
+         0,
+         true},
+        {{1, 2, 5, 5},
+         T::MAXPOOL,
+         false,
+         {3, 3},
+         {2, 2},
+         {1000, 1000},
+         {1000, 1000, 1000, 1000},
+         false,
+         false,
+         0,
+         true},
     };
     for (size_t ci = 0; ci < cases.size(); ++ci) {
         PoolOut ref = runPool(cases[ci], 1, true);
@@ -131,7 +157,7 @@ TEST(PoolingFast, MatchesReference) {
             ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
             const std::string vec = std::string("pool_rows__") + cpuTierName((CPUTier)tier) +
                                     (c.type == T::MAXPOOL ? " max" : " avg");
-            const bool direct = !whole && !c.global && c.strides[1] > 2;
+            const bool direct = !whole && !c.global && (c.strides[1] > 2 || c.mostlyPadding);
             EXPECT_EQ(fast.algo, whole ? std::string("global-average-vector") : (direct ? std::string("pool2d-direct") : vec))
                 << "case " << ci;
             for (size_t i = 0; i < ref.y.size(); ++i) {

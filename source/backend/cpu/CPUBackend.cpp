@@ -47,6 +47,11 @@ bool CPUBackend::reserveScratch(size_t bytes) {
     if (bytes <= mScratchBytes && mScratch) {
         return true;
     }
+    if ((uint64_t)bytes > (uint64_t)memoryLimit()) {
+        MNN_ERROR("CPU backend: kernel scratch of %lld MiB is over the session's arena limit of %lld MiB\n",
+                  (long long)(bytes >> 20), (long long)(memoryLimit() >> 20));
+        return false;
+    }
     void* p = cpuAlloc(bytes);
     if (!p) {
         MNN_ERROR("CPU backend: cannot allocate %zu bytes of kernel scratch\n", bytes);

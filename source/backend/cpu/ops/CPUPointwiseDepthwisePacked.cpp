@@ -50,11 +50,11 @@ struct PwDwPlan {
     int qMax, groups;    // mid blocks per group (the tile's Q), groups of them
     int sets;            // the groups in this many sets, one per work item
     int setGroups;       // groups per set (the last may have fewer)
-    int splits;          // ranges of output rows per (image, set)
+    int splits;          // ranges of output rows per set
     int bandRows;        // output rows per band
     int ringRows;        // mid rows the buffer holds per block
     int64_t ringFloats;  // per item: setGroups * qMax * ringRows * w * 16
-    int64_t items;       // n * sets * splits
+    int64_t items;       // sets * splits, per image (the images run one after another)
 };
 
 /**
@@ -78,7 +78,7 @@ void planItems(const DwPlaneGeom& g, int threads, PwDwPlan* p) {
     double best = -1.0;
     int64_t bestItems = 0;
     std::vector<double> free((size_t)threads);
-    for (int wantSets = 1; wantSets <= p->groups && (int64_t)p->n * wantSets <= std::max(maxItems, p->n); ++wantSets) {
+    for (int wantSets = 1; wantSets <= p->groups && wantSets <= maxItems; ++wantSets) {
         // the most even sets of groups of this count (a count no group size gives is skipped)
         const int setGroups = (p->groups + wantSets - 1) / wantSets;
         const int sets = (p->groups + setGroups - 1) / setGroups;
@@ -86,7 +86,7 @@ void planItems(const DwPlaneGeom& g, int threads, PwDwPlan* p) {
             continue;
         }
         for (int splits = 1; splits <= maxSplits; ++splits) {
-            const int64_t items = (int64_t)p->n * sets * splits;
+            const int64_t items = (int64_t)sets * splits;
             if (items > maxItems && items > 1) {
                 break;
             }
@@ -120,6 +120,7 @@ struct PwDwJob {
     const float* x;   // packed [n][inBlocks][h][w][16]
     float* y;         // packed [n][midBlocks][oh][ow][16]
     float* ring;      // items * ringFloats
+    int image;        // the image this parallelFor runs
     const float* w1;  // packConvWeights layout
     const float* b1;  // [midBlocks][16]
     const float* w2;  // [midBlocks][taps][16]
@@ -128,8 +129,7 @@ struct PwDwJob {
     const GemmPost* post2;
 
     void operator()(int item) const {
-        const int split = item % p->splits, rest = item / p->splits;
-        runItem(rest / p->sets, rest % p->sets, split, ring + (int64_t)item * p->ringFloats);
+        runItem(image, item / p->splits, item % p->splits, ring + (int64_t)item * p->ringFloats);
     }
 
     // mid rows [r0, r1) of blocks [qb0, qb0 + Q) into rows [r0 - lo, r1 - lo) of their buffer blocks
@@ -340,12 +340,7 @@ public:
         }
         p.ringRows = std::min(ringRowsFor(p.bandRows), std::max(p.h, 1));
         p.ringFloats = (int64_t)setBlocks * p.ringRows * p.w * kCpuPack;
-        p.items = (int64_t)p.n * p.sets * p.splits;
-        if (p.items > (1 << 24)) {
-            MNN_ERROR("PointwiseDepthwise %s: batch %d too large for the banded kernel\n",
-                      TensorUtils::describe(outputs[0])->name.c_str(), p.n);
-            return INVALID_VALUE;
-        }
+        p.items = (int64_t)p.sets * p.splits;  // at most 8 per thread (planItems)
         mInPacked = isCpuPacked(inputs[0]);
         mOutPacked = isCpuPacked(outputs[0]);
         mInScratch = mInPacked ? 0 : (int64_t)inFloats;
@@ -381,7 +376,9 @@ public:
         job.b2 = mB2.data();
         job.post1 = mPost1.act ? &mPost1 : nullptr;
         job.post2 = mPost2.act ? &mPost2 : nullptr;
-        if (p.items > 0) {
+        // one image after another: the rings are those of one image's items, whatever the batch
+        for (int b = 0; b < p.n && p.items > 0; ++b) {
+            job.image = b;
             parallelFor(mPool, (int)p.items, job);
         }
         if (!mOutPacked) {

@@ -19,7 +19,10 @@ struct PaddedPlane {
     int ih = 0, iw = 0, pt = 0, pl = 0, sw = 1;
     std::vector<int32_t> tapOff;
 
-    /** false when the horizontal stride is not 1 or 2; lanes: vector width of the kernel (slack) */
+    /**
+     * false (the caller's direct loop) when the horizontal stride is not 1 or 2 or the padded plane
+     * would be over 4x the input plane plus 64K floats; lanes: vector width of the kernel (slack)
+     */
     bool plan(int ihIn, int iwIn, int oh, int ow, int kh, int kw, int sh, int swIn, int dh, int dw, int padTop,
               int padLeft, int lanes) {
         if (swIn < 1 || swIn > 2) {
@@ -30,17 +33,23 @@ struct PaddedPlane {
         pt = padTop;
         pl = padLeft;
         sw = swIn;
-        rowsP = (oh - 1) * sh + (kh - 1) * dh + 1;
-        colsP = (ow - 1) * sw + (kw - 1) * dw + 1;
-        if (sw == 1) {
-            half = 0;
-            rowStride = colsP + lanes;
-        } else {
-            half = (colsP + 1) / 2 + lanes;
-            rowStride = 2 * half;
+        // a plane that is mostly padding (huge pads or dilations around a small input) is not worth
+        // its scratch: over 4x the input plus 64K floats the caller runs its direct loop instead.
+        // That also bounds the taps (kh * kw <= rowsP * colsP) before tapOff is sized.
+        const int64_t rows = (int64_t)(oh - 1) * sh + (int64_t)(kh - 1) * dh + 1;
+        const int64_t cols = (int64_t)(ow - 1) * swIn + (int64_t)(kw - 1) * dw + 1;
+        const int64_t stride = swIn == 1 ? cols + lanes : 2 * ((cols + 1) / 2 + lanes);
+        const int64_t maxFloats = 4 * (int64_t)ihIn * iwIn + 65536;
+        if (oh < 1 || ow < 1 || kh < 1 || kw < 1 || rows < 1 || cols < 1 || rows > maxFloats || stride > maxFloats ||
+            rows * stride + lanes > maxFloats) {
+            return false;
         }
+        rowsP = (int)rows;
+        colsP = (int)cols;
+        half = swIn == 1 ? 0 : (int)(stride / 2);
+        rowStride = (int)stride;
         rowStep = (int64_t)sh * rowStride;
-        planeFloats = (int64_t)rowsP * rowStride + lanes;
+        planeFloats = rows * stride + lanes;
         tapOff.resize((size_t)kh * kw);
         for (int ky = 0; ky < kh; ++ky) {
             for (int kx = 0; kx < kw; ++kx) {
