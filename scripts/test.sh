@@ -88,6 +88,12 @@ if want 4; then
   done
   head -c 256 /dev/urandom > "$CORPUS/mnn_fuzz_imageprocess/seed0"
   ARTIFACTS="$ROOT/build-asan/fuzz-artifacts"
+  # the first frames of a finding's stack that are the engine's (not libFuzzer's, the sanitizers' or
+  # the allocator's), on one line: the fail line must say where even when the input is too big to print
+  fuzzFrames() {
+    grep -E '^ +#[0-9]+ 0x[0-9a-f]+ in ' "$1" | grep -v -E ' in (fuzzer::|__sanitizer|__asan|__ubsan|__interceptor|malloc|calloc|realloc|operator new|__libc|_start|main )' \
+      | head -6 | sed -E 's/^ +#[0-9]+ 0x[0-9a-f]+ in //; s/ \/[^ ]*\/(source|test)\// \1\//' | tr '\n' '|' || true
+  }
   mkdir -p "$ARTIFACTS"
   for name in mnn_fuzz_model mnn_fuzz_onnx mnn_fuzz_imageprocess; do
     # earlier crashes seed the corpus too, so the mutations start next to known weak spots
@@ -99,7 +105,7 @@ if want 4; then
     ASAN_OPTIONS=detect_leaks=1 "./build-asan/test/fuzz/$name" -max_total_time="${MNN_FUZZ_SECONDS:-60}" \
       -rss_limit_mb=2048 -timeout=20 -close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$ARTIFACTS/$name-" \
       "$CORPUS/$name" > "$CORPUS/$name.log" 2>&1 \
-      || { tail -60 "$CORPUS/$name.log"; ls "$ARTIFACTS"; fail "stage 4 fuzzing $name: $(grep -m1 -E 'ERROR|SUMMARY|deadly|Test unit written' "$CORPUS/$name.log"); input (base64): $(for a in "$ARTIFACTS"/*; do [ -f "$a" ] && [ "$(stat -c %s "$a")" -le 3000 ] && base64 -w0 "$a"; done)"; }
+      || { tail -60 "$CORPUS/$name.log"; ls "$ARTIFACTS"; fail "stage 4 fuzzing $name: $(grep -m1 -E 'ERROR|SUMMARY|deadly|Test unit written' "$CORPUS/$name.log"); where: $(fuzzFrames "$CORPUS/$name.log"); input (base64): $(for a in "$ARTIFACTS"/*; do [ -f "$a" ] && [ "$(stat -c %s "$a")" -le 3000 ] && base64 -w0 "$a"; done)"; }
     grep -E "stat::number_of_executed_units|stat::new_units_added" "$CORPUS/$name.log" || true
   done
   rm -rf "$CORPUS"
