@@ -595,3 +595,66 @@ TEST(WinogradPacked, StrideTwoChoiceByPlaneAndPrecision) {
     EXPECT_EQ(direct.algorithm.find("winograd"), std::string::npos) << direct.algorithm;
     EXPECT_TRUE(close(direct, q.ref, small, 2)) << direct.algorithm;
 }
+
+TEST(WinogradPacked, SpaceToDepthStemsMatchReference) {
+    // 7x7 / 8x8 windows at stride 2 over 1-4 channels as F(4x4, 4x4) on the 2x2 space-to-depth input
+    // (createSpaceToDepthWinograd): forced (winograd4) and chosen at Precision_Normal, on every tier
+    // and 1-2 threads, from plain and packed inputs, odd and even planes, symmetric, asymmetric and
+    // no pads, batch 2, each activation; Precision_High and forced F(2) / F(6) keep the direct kernel
+    using A = Schema::FusedActivation;
+    const std::vector<Case> all = {
+        {Chain::PLAIN_IN, 1, 3, 64, 64, 64, {3, 3, 3, 3}, A::RELU, 7, 0, 2},  // resnet's stem, 32x32 out
+        {Chain::PLAIN_IN, 2, 3, 17, 61, 59, {3, 2, 1, 3}, A::CLIP, 7, 0, 2},
+        {Chain::PLAIN_IN, 1, 1, 24, 50, 47, {0, 0, 0, 0}, A::NONE, 7, 0, 2},
+        {Chain::PACKED_BOTH, 1, 4, 16, 45, 52, {3, 3, 3, 3}, A::HARD_SWISH, 7, 0, 2},
+        {Chain::PACKED_BOTH, 2, 2, 33, 48, 48, {4, 3, 3, 4}, A::SILU, 8, 0, 2},
+        {Chain::PLAIN_OUT, 1, 3, 40, 57, 66, {2, 3, 3, 2}, A::RELU, 7, 0, 2},
+    };
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < all.size(); ++ci) {
+        const Case& c = all[ci];
+        const Prepared p = prepare(c, 1200 + (unsigned)ci);
+        ASSERT_EQ(p.ref.code, NO_ERROR) << "case " << ci;
+        ASSERT_FALSE(p.ref.b.empty()) << "case " << ci;
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+            const std::string s2d = "packed-winograd F(4,4) s2d " + std::string(f.pwinoName) + " " + f.packedConvName;
+            for (int threads = 1; threads <= 2; ++threads) {
+                const std::string where = "case " + std::to_string(ci) + " tier " + cpuTierName((CPUTier)tier) +
+                                          " threads " + std::to_string(threads);
+                for (int m : {2, 4, 6}) {
+                    const std::string algo = "winograd" + std::to_string(m);
+                    const PwRun run =
+                        runCase(p.model, p.x.get(), "packed", threads, algo.c_str(), BackendConfig::Precision_Normal);
+                    ASSERT_EQ(run.code, NO_ERROR) << where << " " << algo;
+                    if (m == 4) {
+                        EXPECT_EQ(run.algorithm, s2d) << where;
+                    } else {
+                        EXPECT_EQ(run.algorithm.find("winograd"), std::string::npos) << where << " " << run.algorithm;
+                    }
+                    EXPECT_TRUE(close(run, p.ref, c, m == 4 ? 4 : 2)) << where << " " << algo;
+                }
+                const PwRun normal =
+                    runCase(p.model, p.x.get(), "packed", threads, "", BackendConfig::Precision_Normal);
+                ASSERT_EQ(normal.code, NO_ERROR) << where;
+                EXPECT_EQ(normal.algorithm, s2d) << where;
+                EXPECT_TRUE(close(normal, p.ref, c, 4)) << where << " normal";
+                const PwRun high = runCase(p.model, p.x.get(), "packed", threads, "", BackendConfig::Precision_High);
+                ASSERT_EQ(high.code, NO_ERROR) << where;
+                EXPECT_EQ(high.algorithm.find("winograd"), std::string::npos) << where << " " << high.algorithm;
+                EXPECT_TRUE(close(high, p.ref, c, 2)) << where << " high";
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+    // a 7x7 stride-2 window over 5 channels (20 > 16 lanes) or with 31 tiles stays direct
+    for (const Case& c : {Case{Chain::PLAIN_IN, 1, 5, 16, 40, 40, {3, 3, 3, 3}, A::NONE, 7, 0, 2},
+                          Case{Chain::PLAIN_IN, 1, 3, 16, 44, 30, {3, 3, 3, 3}, A::NONE, 7, 0, 2}}) {
+        const Prepared p = prepare(c, 1250);
+        const PwRun run = runCase(p.model, p.x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+        ASSERT_EQ(run.code, NO_ERROR);
+        EXPECT_EQ(run.algorithm.find("winograd"), std::string::npos) << run.algorithm;
+        EXPECT_TRUE(close(run, p.ref, c, 2)) << run.algorithm;
+    }
+}

@@ -3,7 +3,7 @@
 // (16 / 32 / 64) and includes this inside its own anonymous namespace, after <string.h>,
 // <stdint.h>, CPUCoreFunctions.hpp and WinogradConstTables.hpp. A "value" of the transforms is one
 // position's 16 channels, handled as 16 / kPwLanes native vectors; zero entries of the (generated)
-// matrices are skipped. F(2,3), F(4,3), F(6,3), F(2,5), F(4,5) and the 1-D F(2,7), F(4,7), F(6,7),
+// matrices are skipped. F(2,3), F(4,3), F(6,3), F(2,5), F(4,5), F(4,4) and the 1-D F(2,7), F(4,7), F(6,7),
 // F(6,5) take their matrices as compile-time constants (their zero / +1 / -1 entries fold away;
 // the generic path tested each coefficient per tile, and the transforms of a 32 -> 64-channel
 // layer took twice the time of its products).
@@ -50,11 +50,26 @@ static inline __attribute__((always_inline)) PwVec pwDot(const float* c, const P
     return acc;
 }
 
+// x[j * xStride], x[(j + 1) * xStride] -> their sum and difference for A^T's paired columns j, j + 1
+template <int N>
+static inline __attribute__((always_inline)) void pwPairColumns(const MNN::wino::Paired& p, PwVec* x, int xStride) {
+#pragma GCC unroll 12
+    for (int j = 0; j < N; ++j) {
+        if (p.pairA[j] == 1) {
+            const PwVec a = x[j * xStride], b = x[(j + 1) * xStride];
+            x[j * xStride] = a + b;
+            x[(j + 1) * xStride] = a - b;
+        }
+    }
+}
+
 // pwInputTile for alpha = ALPHA with the compile-time B^T of WinogradConstTables.hpp: TT::value
 // (ConstTables<ALPHA>: F(ALPHA - 2, 3); Stride2Tables<M>: the stride-2 3x3 window, ALPHA = 2M + 1)
 template <int ALPHA, class TT = MNN::wino::ConstTables<ALPHA>>
 static inline void pwInputTileC(const float* src, int64_t rowStride, float* v, int64_t eStride) {
     constexpr const MNN::wino::Tables& T = TT::value;
+    // B^T's paired rows (points p, -p) as E + O and E - O (WinogradConstTables.hpp: Paired)
+    constexpr const MNN::wino::Paired& PP = MNN::wino::PairedTables<TT, ALPHA, 1>::value;
     // the lane loop stays a loop (unrolled, 16-byte tiers compiled 4 bodies: 24 s per file)
     for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
         PwVec t[ALPHA * ALPHA];  // t[a][s] = sum_r bt[a][r] d[r][s]
@@ -67,7 +82,14 @@ static inline void pwInputTileC(const float* src, int64_t rowStride, float* v, i
             }
 #pragma GCC unroll 8
             for (int a = 0; a < ALPHA; ++a) {
-                t[a * ALPHA + s] = pwDot<ALPHA>(T.bt + a * ALPHA, d, 1);
+                if (PP.pairB[a] == 1) {
+                    const PwVec e = pwDot<ALPHA>(PP.btEven + a * ALPHA, d, 1);
+                    const PwVec o = pwDot<ALPHA>(PP.btOdd + a * ALPHA, d, 1);
+                    t[a * ALPHA + s] = e + o;
+                    t[(a + 1) * ALPHA + s] = e - o;
+                } else if (PP.pairB[a] == 0) {
+                    t[a * ALPHA + s] = pwDot<ALPHA>(T.bt + a * ALPHA, d, 1);
+                }
             }
         }
         // v[a][b] = sum_s t[a][s] bt[b][s]
@@ -75,17 +97,25 @@ static inline void pwInputTileC(const float* src, int64_t rowStride, float* v, i
         for (int a = 0; a < ALPHA; ++a) {
 #pragma GCC unroll 8
             for (int b = 0; b < ALPHA; ++b) {
-                pwStore(v + (a * ALPHA + b) * eStride + l0, pwDot<ALPHA>(T.bt + b * ALPHA, t + a * ALPHA, 1));
+                if (PP.pairB[b] == 1) {
+                    const PwVec e = pwDot<ALPHA>(PP.btEven + b * ALPHA, t + a * ALPHA, 1);
+                    const PwVec o = pwDot<ALPHA>(PP.btOdd + b * ALPHA, t + a * ALPHA, 1);
+                    pwStore(v + (a * ALPHA + b) * eStride + l0, e + o);
+                    pwStore(v + (a * ALPHA + b + 1) * eStride + l0, e - o);
+                } else if (PP.pairB[b] == 0) {
+                    pwStore(v + (a * ALPHA + b) * eStride + l0, pwDot<ALPHA>(T.bt + b * ALPHA, t + a * ALPHA, 1));
+                }
             }
         }
     }
 }
 
-// v + e * eStride (e = a * alpha + b) = (B^T d B)[a][b] over 16 lanes, d[r][s] = src[r * rowStride + s * 16]
-template <int ALPHA>
+// v + e * eStride (e = a * alpha + b) = (B^T d B)[a][b] over 16 lanes, d[r][s] = src[r * rowStride + s * 16];
+// S2: an odd ALPHA of the stride-2 3x3 window (2m + 1), else F(m, ALPHA + 1 - m)'s (7: F(4,4))
+template <int ALPHA, bool S2 = (ALPHA % 2 == 1)>
 static inline void pwInputTile(const float* src, int64_t rowStride, const float* bt, int alphaIn, float* v,
                                int64_t eStride) {
-    if constexpr (ALPHA == 4 || ALPHA == 6 || ALPHA == 8) {
+    if constexpr (ALPHA == 4 || ALPHA == 6 || ALPHA == 8 || (ALPHA == 7 && !S2)) {
         // bt is the generated B^T of alpha ALPHA (any r), equal to the compile-time one (tested)
         pwInputTileC<ALPHA>(src, rowStride, v, eStride);
         return;
@@ -129,7 +159,7 @@ static inline void pwInputTile(const float* src, int64_t rowStride, const float*
 
 // nx tiles of one tile row: tile j's window starts at input (iy0, ix0 + j * m) of the block plane x
 // (ih x iw positions of 16 floats; zero outside); its values go to v + j * 16 + e * eStride
-template <int ALPHA>
+template <int ALPHA, bool S2 = (ALPHA % 2 == 1)>
 static void pwInputT(const float* x, int ih, int iw, int iy0, int ix0, int m, int nx, const float* bt, int alphaIn,
                      float* v, int64_t eStride) {
     const int alpha = ALPHA > 0 ? ALPHA : alphaIn;
@@ -139,7 +169,7 @@ static void pwInputT(const float* x, int ih, int iw, int iy0, int ix0, int m, in
     for (int j = 0; j < nx; ++j) {
         const int tx = ix0 + j * m;
         if (rowsInside && tx >= 0 && tx + alpha <= iw) {
-            pwInputTile<ALPHA>(x + iy0 * rowStride + (int64_t)tx * 16, rowStride, bt, alpha, v + j * 16, eStride);
+            pwInputTile<ALPHA, S2>(x + iy0 * rowStride + (int64_t)tx * 16, rowStride, bt, alpha, v + j * 16, eStride);
             continue;
         }
         // edge tile: copy the window with zeros outside the plane
@@ -155,7 +185,7 @@ static void pwInputT(const float* x, int ih, int iw, int iy0, int ix0, int m, in
                 }
             }
         }
-        pwInputTile<ALPHA>(win, (int64_t)alpha * 16, bt, alpha, v + j * 16, eStride);
+        pwInputTile<ALPHA, S2>(win, (int64_t)alpha * 16, bt, alpha, v + j * 16, eStride);
     }
 }
 
@@ -164,7 +194,8 @@ static void pwInputT(const float* x, int ih, int iw, int iy0, int ix0, int m, in
 template <int ALPHA, int M, class TT = MNN::wino::ConstTables<ALPHA, M>>
 static void pwOutputC(const float* o, int64_t eStride, int nx, const float* bias, float* y, int64_t yRowStride,
                       int rows, int cols, const MNN::GemmPost* post) {
-    constexpr const MNN::wino::Tables& T = TT::value;
+    // A^T's paired columns (points p, -p) read as sums and differences formed once (Paired)
+    constexpr const MNN::wino::Paired& PP = MNN::wino::PairedTables<TT, ALPHA, M>::value;
     const int act = post ? post->act : 0;
     const PwVec zero = {};
     const PwVec lo = pwSplat(post ? post->lo : 0.0f), hi = pwSplat(post ? post->hi : 0.0f);
@@ -182,18 +213,23 @@ static void pwOutputC(const float* o, int64_t eStride, int nx, const float* bias
                 for (int w = 0; w < ALPHA; ++w) {
                     ou[w] = pwLoad(oj + (u * ALPHA + w) * eStride + l0);
                 }
+                pwPairColumns<ALPHA>(PP, ou, 1);
 #pragma GCC unroll 8
                 for (int b = 0; b < M; ++b) {
-                    t[u * M + b] = pwDot<ALPHA>(T.at + b * ALPHA, ou, 1);
+                    t[u * M + b] = pwDot<ALPHA>(PP.atPaired + b * ALPHA, ou, 1);
                 }
             }
             const PwVec bv = pwLoad(bias + l0);
             PwVec r[M * M];  // r[a][b] = bias + sum_u at[a][u] t[u][b]
 #pragma GCC unroll 8
+            for (int b = 0; b < M; ++b) {
+                pwPairColumns<ALPHA>(PP, t + b, M);
+            }
+#pragma GCC unroll 8
             for (int a = 0; a < M; ++a) {
 #pragma GCC unroll 8
                 for (int b = 0; b < M; ++b) {
-                    PwVec acc = bv + pwDot<ALPHA>(T.at + a * ALPHA, t + b, M);
+                    PwVec acc = bv + pwDot<ALPHA>(PP.atPaired + a * ALPHA, t + b, M);
                     if (act == 1) {
                         acc = acc > zero ? acc : zero;
                     } else if (act == 2) {
@@ -295,6 +331,10 @@ static void pwInput(const float* x, int ih, int iw, int iy0, int ix0, int m, int
         case 5:
             return pwInputT<5>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
         case 7:
+            // F(4,4) steps 4 columns per tile, the stride-2 3x3 window's m = 3 steps 6
+            if (m == 4) {
+                return pwInputT<7, false>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
+            }
             return pwInputT<7>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
         case 6:
             return pwInputT<6>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
@@ -326,6 +366,9 @@ static void pwOutput(const float* o, int64_t eStride, const float* at, int alpha
     if (alpha == 5 && m == 2) {  // the stride-2 3x3 window, m = 2
         return pwOutputC<5, 2, MNN::wino::Stride2Tables<2>>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
+    if (alpha == 7 && m == 4) {  // F(4,4): the stride-2 7x7 stem on its space-to-depth input
+        return pwOutputC<7, 4>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
+    }
     if (alpha == 7 && m == 3) {  // the stride-2 3x3 window, m = 3
         return pwOutputC<7, 3, MNN::wino::Stride2Tables<3>>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
@@ -340,6 +383,7 @@ static inline void pw1InputTile(const float* src, int64_t step, const float* bt,
                                 int64_t eStride) {
     if constexpr (ALPHA > 0) {
         constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA>::value;
+        constexpr const MNN::wino::Paired& PP = MNN::wino::PairedTables<MNN::wino::ConstTables<ALPHA>, ALPHA, 1>::value;
         for (int l0 = 0; l0 < 16; l0 += kPwLanes) {
             PwVec d[ALPHA];
 #pragma GCC unroll 12
@@ -348,7 +392,14 @@ static inline void pw1InputTile(const float* src, int64_t step, const float* bt,
             }
 #pragma GCC unroll 12
             for (int e = 0; e < ALPHA; ++e) {
-                pwStore(v + e * eStride + l0, pwDot<ALPHA>(T.bt + e * ALPHA, d, 1));
+                if (PP.pairB[e] == 1) {
+                    const PwVec ev = pwDot<ALPHA>(PP.btEven + e * ALPHA, d, 1);
+                    const PwVec od = pwDot<ALPHA>(PP.btOdd + e * ALPHA, d, 1);
+                    pwStore(v + e * eStride + l0, ev + od);
+                    pwStore(v + (e + 1) * eStride + l0, ev - od);
+                } else if (PP.pairB[e] == 0) {
+                    pwStore(v + e * eStride + l0, pwDot<ALPHA>(T.bt + e * ALPHA, d, 1));
+                }
             }
         }
     } else {
@@ -418,15 +469,17 @@ static void pw1OutputT(const float* o, int64_t eStride, const float* atIn, int a
             const PwVec bv = pwLoad(bias + l0);
             PwVec r[kPw1MaxAlpha];
             if constexpr (ALPHA > 0) {
-                constexpr const MNN::wino::Tables& T = MNN::wino::ConstTables<ALPHA, M>::value;
+                constexpr const MNN::wino::Paired& PP =
+                    MNN::wino::PairedTables<MNN::wino::ConstTables<ALPHA, M>, ALPHA, M>::value;
                 PwVec ou[ALPHA];
 #pragma GCC unroll 12
                 for (int k = 0; k < ALPHA; ++k) {
                     ou[k] = pwLoad(oj + k * eStride + l0);
                 }
+                pwPairColumns<ALPHA>(PP, ou, 1);
 #pragma GCC unroll 12
                 for (int i = 0; i < M; ++i) {
-                    r[i] = bv + pwDot<ALPHA>(T.at + i * ALPHA, ou, 1);
+                    r[i] = bv + pwDot<ALPHA>(PP.atPaired + i * ALPHA, ou, 1);
                 }
             } else {
                 for (int i = 0; i < m; ++i) {

@@ -1,11 +1,12 @@
 // The F(m, alpha + 1 - m) transform matrices B^T (alpha x alpha, the same for every m) and A^T
 // (m x alpha) as compile-time constants for the packed kernels' pairs (alpha, m) = (4, 2), (6, 4),
-// (8, 6) (3x3 windows), (6, 2), (8, 4) (5x5 windows) and the 1-D (8, 2), (10, 4), (12, 6) (1x7 / 7x1
-// windows), (10, 6) (1x5 / 5x1), and the stride-2 3x3 pairs (5, 2), (7, 3) (makeStride2Tables): the same construction
-// as makeWinogradMatrices (WinogradMatrices.hpp: the first alpha - 1 of the points 0, 1, -1, 2, -2, 1/2, -1/2, 3, -3,
-// 1/3, -1/3 and infinity, B^T = V^-T with row j scaled by f_j, entries within 1e-9 of a multiple of 1/1024 snapped to
-// it) evaluated by the compiler, so that the packed transform kernels fold their zero, +1 and -1 entries away instead
-// of testing each coefficient per tile. WinogradPacked tests check them against the generator.
+// (8, 6) (3x3 windows), (6, 2), (8, 4) (5x5 windows), (7, 4) (the 4x4 window of a space-to-depth stem) and the 1-D (8,
+// 2), (10, 4), (12, 6) (1x7 / 7x1 windows), (10, 6) (1x5 / 5x1), and the stride-2 3x3 pairs (5, 2), (7, 3)
+// (makeStride2Tables): the same construction as makeWinogradMatrices (WinogradMatrices.hpp: the first alpha - 1 of the
+// points 0, 1, -1, 2, -2, 1/2, -1/2, 3, -3, 1/3, -1/3 and infinity, B^T = V^-T with row j scaled by f_j, entries within
+// 1e-9 of a multiple of 1/1024 snapped to it) evaluated by the compiler, so that the packed transform kernels fold
+// their zero, +1 and -1 entries away instead of testing each coefficient per tile. WinogradPacked tests check them
+// against the generator.
 #ifndef MNN_CPU_WINOGRADCONSTTABLES_HPP
 #define MNN_CPU_WINOGRADCONSTTABLES_HPP
 
@@ -156,6 +157,77 @@ struct Stride2Tables {
 };
 template <int M>
 constexpr Tables Stride2Tables<M>::value;
+
+/**
+ * A transform's rows / columns that pair as the points p, -p do (B^T rows: bt[a + 1][i] =
+ * (-1)^i bt[a][i]; A^T columns: at[b][j + 1] = (-1)^b at[b][j]), found from the tables themselves:
+ * a paired row pair is E + O and E - O of its even- and odd-index parts (one sum of each instead of
+ * two full dot products), a paired column pair is read as x_j + x_j+1 by even rows and x_j - x_j+1
+ * by odd rows (formed once, not once per row). The pairs of F(m, r)'s points 1, -1, 2, -2, 1/2, -1/2
+ * take a third of the even alphas' transform arithmetic away.
+ */
+struct Paired {
+    int pairB[kMaxAlpha] = {};                   // 1: rows a, a + 1 of B^T pair; 2: a's second row; 0: alone
+    float btEven[kMaxAlpha * kMaxAlpha] = {};    // a paired row's even-index entries (others 0)
+    float btOdd[kMaxAlpha * kMaxAlpha] = {};     // its odd-index entries
+    int pairA[kMaxAlpha] = {};                   // 1: columns j, j + 1 of A^T pair; 2: the second; 0: alone
+    float atPaired[kMaxAlpha * kMaxAlpha] = {};  // m x alpha: A^T over x' (x'_j = x_j + x_j+1, x'_j+1 = x_j - x_j+1)
+};
+
+constexpr Paired makePaired(const Tables& t, int alpha, int m) {
+    Paired p;
+    for (int a = 0; a + 1 < alpha;) {
+        bool pair = true, even = false, odd = false;
+        for (int i = 0; i < alpha; ++i) {
+            const float x = t.bt[a * alpha + i], y = t.bt[(a + 1) * alpha + i];
+            pair = pair && y == (i % 2 == 0 ? x : -x);
+            even = even || (i % 2 == 0 && x != 0.0f);
+            odd = odd || (i % 2 == 1 && x != 0.0f);
+        }
+        if (!(pair && even && odd)) {
+            ++a;
+            continue;
+        }
+        p.pairB[a] = 1;
+        p.pairB[a + 1] = 2;
+        for (int i = 0; i < alpha; ++i) {
+            (i % 2 == 0 ? p.btEven : p.btOdd)[a * alpha + i] = t.bt[a * alpha + i];
+        }
+        a += 2;
+    }
+    for (int b = 0; b < m; ++b) {
+        for (int j = 0; j < alpha; ++j) {
+            p.atPaired[b * alpha + j] = t.at[b * alpha + j];
+        }
+    }
+    for (int j = 0; j + 1 < alpha;) {
+        bool pair = t.at[j] != 0.0f;  // row 0 (the point's power 0) reads both columns
+        for (int b = 0; b < m; ++b) {
+            const float x = t.at[b * alpha + j], y = t.at[b * alpha + j + 1];
+            pair = pair && y == (b % 2 == 0 ? x : -x);
+        }
+        if (!pair) {
+            ++j;
+            continue;
+        }
+        p.pairA[j] = 1;
+        p.pairA[j + 1] = 2;
+        for (int b = 0; b < m; ++b) {
+            // even rows read the sum (at j), odd rows the difference (at j + 1)
+            p.atPaired[b * alpha + j] = b % 2 == 0 ? t.at[b * alpha + j] : 0.0f;
+            p.atPaired[b * alpha + j + 1] = b % 2 == 0 ? 0.0f : t.at[b * alpha + j];
+        }
+        j += 2;
+    }
+    return p;
+}
+
+template <class TT, int ALPHA, int M>
+struct PairedTables {
+    static constexpr Paired value = makePaired(TT::value, ALPHA, M);
+};
+template <class TT, int ALPHA, int M>
+constexpr Paired PairedTables<TT, ALPHA, M>::value;
 
 }  // namespace wino
 }  // namespace MNN

@@ -84,9 +84,13 @@ bool isConstFloat(const Tensor* t) {
 class CPUConvolutionPackedWinograd : public Execution {
 public:
     /** axis: 0 for r x r windows, 1 for 1 x r (along rows), 2 for r x 1 (down columns) */
+    /**
+     * s2d: a k x k window (k = 2r - 1 or 2r) at stride 2 over C <= 4 channels, run as the r x r
+     * stride-1 window over the 4C channels of its 2x2 space-to-depth input (spaceToDepth); stride is 1
+     */
     CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m, int r, int axis,
-                                 int stride = 1)
-        : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m), mR(r), mAxis(axis), mStride(stride) {
+                                 int stride = 1, bool s2d = false)
+        : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m), mR(r), mAxis(axis), mStride(stride), mS2d(s2d) {
         mPost = CPUUtils::gemmPostFor(attrs);
         mPost.unary = f.unaryF32;
         mPool = static_cast<CPUBackend*>(b)->threadPool();
@@ -99,7 +103,10 @@ public:
             snprintf(window, sizeof(window), " %dx%d", mAxis == 2 ? mR : 1, mAxis == 1 ? mR : 1);
         }
         snprintf(mAlgo, sizeof(mAlgo), "packed-winograd%s F(%d,%d)%s%s %s %s", tag, mM, mR, window,
-                 mStride == 2 ? " s2" : "", mFuncs->pwinoName, mFuncs->packedConvName);
+                 mStride == 2 ? " s2"
+                 : mS2d       ? " s2d"
+                              : "",
+                 mFuncs->pwinoName, mFuncs->packedConvName);
     }
 
     /**
@@ -107,6 +114,29 @@ public:
      * layout per Q group
      */
     bool prepareWeights(const float* w, const float* bias, int inC, int outC) {
+        std::vector<float> folded;
+        if (mS2d) {
+            // W[co][c][ky][kx] -> W'[co][c * 4 + a * 2 + b][p][q] = W[co][c][2p + a][2q + b] (0 outside k x k)
+            const int k = mKernel, r = mR;
+            if (inC < 1 || inC > 4 || k < 2 * r - 1 || k > 2 * r) {
+                return false;
+            }
+            folded.assign((size_t)outC * inC * 4 * r * r, 0.0f);
+            for (int co = 0; co < outC; ++co) {
+                for (int c = 0; c < inC; ++c) {
+                    for (int ky = 0; ky < k; ++ky) {
+                        for (int kx = 0; kx < k; ++kx) {
+                            const int ch = c * 4 + (ky % 2) * 2 + kx % 2;
+                            folded[(((size_t)co * inC * 4 + ch) * r + ky / 2) * r + kx / 2] =
+                                w[(((size_t)co * inC + c) * k + ky) * k + kx];
+                        }
+                    }
+                }
+            }
+            mSrcC = inC;
+            inC *= 4;
+            w = folded.data();
+        }
         WinogradMatrices mat;
         if (mStride == 2 ? !makeStride2WinogradMatrices(mM, &mat) : !makeWinogradMatrices(mM, mR, &mat)) {
             return false;
@@ -234,7 +264,8 @@ public:
             MNN_ERROR("Convolution: %s\n", err.c_str());
             return INVALID_VALUE;
         }
-        if (g.input.size() != 2 || g.strides[0] != mStride || g.strides[1] != mStride || x->length(1) != mInC ||
+        const int srcStride = mS2d ? 2 : mStride, srcC = mS2d ? mSrcC : mInC;
+        if (g.input.size() != 2 || g.strides[0] != srcStride || g.strides[1] != srcStride || x->length(1) != srcC ||
             outC != mOutC || y->dimensions() != 4 || y->length(0) != x->length(0) || y->length(1) != outC ||
             y->length(2) != g.output[0] || y->length(3) != g.output[1]) {
             MNN_ERROR("Convolution: packed Winograd planned for %d -> %d channels, got input %d, output %d x %d x %d\n",
@@ -250,6 +281,19 @@ public:
         mPadTop = g.padBegin[0];
         mPadLeft = g.padBegin[1];
         mInPacked = isCpuPacked(x);
+        if (mS2d) {
+            // the r x r window's input: the space-to-depth plane of (oh + r - 1) x (ow + r - 1)
+            // positions, the pads inside it (spaceToDepth)
+            mSrcH = mIh;
+            mSrcW = mIw;
+            mSrcPadTop = mPadTop;
+            mSrcPadLeft = mPadLeft;
+            mSrcPacked = mInPacked;
+            mIh = mOh + mR - 1;
+            mIw = mOw + mR - 1;
+            mPadTop = mPadLeft = 0;
+            mInPacked = false;
+        }
         mOutPacked = isCpuPacked(y);
         const int m = mM, P = std::max(1, mFuncs->pcPMax);
         // a tile: mTileY x mTileX outputs (m x m; 1 x m along rows; m x 1 down columns)
@@ -314,8 +358,10 @@ public:
         mTasks = mSlotted ? (int)mItems
                           : (int)std::max<int64_t>(1, std::min<int64_t>(mItems, threads > 1 ? 2 * threads : 1));
         const int64_t buffers = mSlotted ? std::min<int64_t>(threads, mItems) : mTasks;
-        mVFloats = roundUp((int64_t)mE * mCiB * mChunk * 16, 16);
-        mMFloats = roundUp((int64_t)mE * mCoB * mChunk * 16, 16);
+        mVEStride = (int64_t)mCiB * mChunk * 16;
+        mMEStride = (int64_t)mCoB * mChunk * 16;
+        mVFloats = mE * mVEStride;
+        mMFloats = mE * mMEStride;
         mInFloats = mInPacked ? 0 : roundUp((int64_t)mBatch * mCiB * mIh * mIw * 16, 16);
         mOutFloats = mOutPacked ? 0 : roundUp((int64_t)mBatch * mCoB * mOh * mOw * 16, 16);
         const int64_t floats = mInFloats + mOutFloats + (mVFloats + mMFloats) * buffers;
@@ -340,7 +386,10 @@ public:
         float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
         const float* x = inputs[0]->host<float>();
         float* y = outputs[0]->host<float>();
-        if (!mInPacked) {
+        if (mS2d) {
+            spaceToDepth(x, scratch);
+            x = scratch;
+        } else if (!mInPacked) {
             packNC16(x, scratch, mBatch, mInC, (int64_t)mIh * mIw);
             x = scratch;
         }
@@ -353,12 +402,71 @@ public:
         return NO_ERROR;
     }
 
+    /** the original window's size (s2d) */
+    void setKernel(int k) {
+        mKernel = k;
+    }
+
 private:
+    /**
+     * z[n][c * 4 + a * 2 + b][u][v] = x[n][c][2u + a - padTop][2v + b - padLeft] (0 outside x), as
+     * one packed block of mIh x mIw positions (lanes from 4C on 0): y[oy][ox] = sum over z's channels
+     * and p, q < r of W'[..][p][q] z[..][oy + p][ox + q] (prepareWeights' W')
+     */
+    void spaceToDepth(const float* x, float* z) const {
+        const int64_t srcPlane = (int64_t)mSrcH * mSrcW, zPlane = (int64_t)mIh * mIw;
+        const int lanes = mSrcC * 4;
+        for (int n = 0; n < mBatch; ++n) {
+            float* zn = z + n * zPlane * 16;
+            for (int u = 0; u < mIh; ++u) {
+                // the 2C source rows of this z row (null: outside x), columns 2v + b - padLeft
+                const float* rows[8] = {};
+                for (int c = 0; c < mSrcC; ++c) {
+                    for (int a = 0; a < 2; ++a) {
+                        const int iy = 2 * u + a - mSrcPadTop;
+                        if (iy >= 0 && iy < mSrcH) {
+                            rows[c * 2 + a] = mSrcPacked
+                                                  ? x + (n * srcPlane + (int64_t)iy * mSrcW) * 16 + c
+                                                  : x + ((int64_t)n * mSrcC + c) * srcPlane + (int64_t)iy * mSrcW;
+                        }
+                    }
+                }
+                const int64_t xs = mSrcPacked ? 16 : 1;  // floats between source columns
+                float* zr = zn + (int64_t)u * mIw * 16;
+                for (int v = 0; v < mIw; ++v) {
+                    float pos[16] = {};
+                    const int ix0 = 2 * v - mSrcPadLeft;
+                    const bool inside = ix0 >= 0 && ix0 + 1 < mSrcW;
+                    for (int l = 0; l < lanes; l += 2) {
+                        const float* r = rows[l / 2];
+                        if (!r) {
+                            continue;
+                        }
+                        if (inside) {
+                            pos[l] = r[ix0 * xs];
+                            pos[l + 1] = r[(ix0 + 1) * xs];
+                        } else {
+                            for (int b = 0; b < 2; ++b) {
+                                if (ix0 + b >= 0 && ix0 + b < mSrcW) {
+                                    pos[l + b] = r[(ix0 + b) * xs];
+                                }
+                            }
+                        }
+                    }
+                    memcpy(zr + (int64_t)v * 16, pos, sizeof(pos));
+                }
+            }
+        }
+    }
+
     ConvAttrs mAttrs;
     const CPUCoreFunctions* mFuncs;
     int mM, mR;     // F(m, r): output tile, kernel size (3 or 5; 1-D windows also 7)
     int mAxis = 0;  // 0: r x r windows; 1: 1 x r; 2: r x 1
     int mStride = 1;                    // 2: a 3x3 window at stride 2 (makeStride2WinogradMatrices)
+    // a k x k stride-2 window over mSrcC channels as r x r over the space-to-depth plane (spaceToDepth)
+    bool mS2d = false, mSrcPacked = false;
+    int mKernel = 0, mSrcC = 0, mSrcH = 0, mSrcW = 0, mSrcPadTop = 0, mSrcPadLeft = 0;
     std::vector<int> mUIndex, mEOrder;  // per transform element: its U; the elements in order of U
     int mE = 0;     // transform elements (GEMMs): alpha^2, 1-D alpha
     GemmPost mPost;
@@ -378,6 +486,7 @@ private:
     bool mSlotted = false;  // one task per item, V and M in a claimed slot (mSlots)
     mutable ScratchSlots mSlots;
     int64_t mItems = 0, mVFloats = 0, mMFloats = 0, mInFloats = 0, mOutFloats = 0;
+    int64_t mVEStride = 0, mMEStride = 0;  // floats from V_e / M_e to V_e+1 / M_e+1
 };
 
 void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
@@ -389,7 +498,7 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
     const int slot = w.mSlotted ? w.mSlots.claim() : task;
     float* v = work + (w.mVFloats + w.mMFloats) * slot;
     float* mo = v + w.mVFloats;
-    const int64_t vE = (int64_t)w.mCiB * T * 16, mE = (int64_t)w.mCoB * T * 16, blk = (int64_t)T * 16;
+    const int64_t vE = w.mVEStride, mE = w.mMEStride, blk = (int64_t)T * 16;
     const int64_t inPlane = (int64_t)w.mIh * w.mIw * 16, outPlane = (int64_t)w.mOh * w.mOw * 16;
     const int32_t tap0 = 0;
     const int kLast = w.mInC - (w.mCiB - 1) * 16;
@@ -549,6 +658,51 @@ double packedDirect3x3Cost(const PackedWinogradShape& s) {
 // the planner's limits stay within the compile-time tables' (the 1-D transform buffers are sized by them)
 static_assert(kMaxWinogradAlpha <= wino::kMaxAlpha && kMaxWinogradAlpha1d <= wino::kMaxAlpha, "Winograd alpha limits");
 
+namespace {
+
+/**
+ * A 7x7 or 8x8 window at stride 2 over at most 4 channels (the RGB stems of resnet18 / resnet50) as
+ * a 4x4 window at stride 1 over the 4C <= 16 channels of its 2x2 space-to-depth input, by F(4x4,
+ * 4x4) (alpha 7): 49 GEMMs of one input block per 16 outputs, 49 * 16 / 16 = 49 multiply-add lanes
+ * per output and output channel against the direct kernel's 7 kernel rows of 21 lanes folded into
+ * 2 blocks (CPUConvolutionPacked's row fold: 224 per output). Offered below Precision_High (alpha 7
+ * rounds like F(4,5)'s alpha 8, not like F(2,3)) on planes of at least kStride2MinTiles tiles, or
+ * forced by MNN_CONV_ALGO=winograd / winograd4.
+ */
+Execution* createSpaceToDepthWinograd(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs,
+                                      const WindowGeometry& g, int outC, int forced, Backend* backend) {
+    constexpr int kM = 4, kR = 4;
+    if (g.input.size() != 2 || g.kernel[0] != g.kernel[1] || g.kernel[0] < 2 * kR - 1 || g.kernel[0] > 2 * kR ||
+        g.strides[0] != 2 || g.strides[1] != 2 || g.dilations[0] != 1 || g.dilations[1] != 1 || g.padBegin[0] < 0 ||
+        g.padBegin[1] < 0 || inputs[0]->length(1) > 4 || (forced > 0 && forced != kM)) {
+        return nullptr;
+    }
+    const int64_t tiles = ceilDiv(g.output[0], kM) * ceilDiv(g.output[1], kM);
+    const bool high = static_cast<CPUBackend*>(backend)->precision() == BackendConfig::Precision_High;
+    if (forced == 0 && (high || tiles < kStride2MinTiles)) {
+        return nullptr;
+    }
+    // the space-to-depth plane ((oh + 3) x (ow + 3) positions of 16 floats) as the packed input's
+    if ((double)(g.output[0] + kR) * (g.output[1] + kR) * inputs[0]->length(0) > 1e9) {
+        return nullptr;
+    }
+    const auto& f = cpuCoreFunctions();
+    if (!f.pwinoInput || !f.pwinoOutput || !f.packedConv) {
+        return nullptr;
+    }
+    auto* exe = new CPUConvolutionPackedWinograd(backend, attrs, f, kM, kR, 0, 1, true);
+    exe->setKernel(g.kernel[0]);
+    const bool hasBias = inputs.size() > 2 && inputs[2];
+    if (!exe->prepareWeights(inputs[1]->host<float>(), hasBias ? inputs[2]->host<float>() : nullptr,
+                             inputs[0]->length(1), outC)) {
+        delete exe;
+        return nullptr;
+    }
+    return exe;
+}
+
+}  // namespace
+
 Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
                                 const ConvAttrs& attrs, Backend* backend) {
     const int forced = forcedUnit();
@@ -569,8 +723,11 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
                      hasBias ? &biasShape : nullptr, &g, &outC, &err)) {
         return nullptr;  // the caller's path reports it
     }
-    // windows r x r (r = 3, 5), 1 x r or r x 1 (r = 3, 5, 7: inception_v3's 1x7 / 7x1 / 1x3 / 3x1)
     const int kh = g.kernel.size() == 2 ? g.kernel[0] : 0, kw = g.kernel.size() == 2 ? g.kernel[1] : 0;
+    if (auto stem = createSpaceToDepthWinograd(inputs, attrs, g, outC, forced, backend)) {
+        return stem;
+    }
+    // windows r x r (r = 3, 5), 1 x r or r x 1 (r = 3, 5, 7: inception_v3's 1x7 / 7x1 / 1x3 / 3x1)
     const int axis = kh == kw ? 0 : kh == 1 ? 1 : kw == 1 ? 2 : -1;
     const int r = axis == 2 ? kh : kw;
     const bool sizeOk = axis == 0 ? (r == 3 || r == 5) : axis > 0 && (r == 3 || r == 5 || r == 7);

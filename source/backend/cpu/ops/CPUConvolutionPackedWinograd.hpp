@@ -3,13 +3,14 @@
 // F(m, r) for 1 x r / r x 1 windows (r = 3, 5, 7, m = 2, 4, 6, alpha <= 12: tiles of 1 x m / m x 1
 // outputs, alpha GEMMs; inception_v3's 17x17 1x7 / 7x1 layers as F(6,7)); 3x3 windows at stride 2 as one transform of
 // alpha 2m + 1, m = 2, 3 (makeStride2WinogradMatrices: F(m, 2) on the even samples, the odd ones passed through; 6.25 /
-// 5.44 products per output against 9): the weights are transformed once (U = G g
-// G^T, in double) and stored per transform element e in the layout of the table's packed convolution tile. Per chunk of
-// output tiles: the input transform reads each tile's alpha x alpha window of 16-channel vectors straight from the
-// packed input and writes V_e = [ciBlock][tile][16]; alpha^2 GEMMs (PackedConvTile, taps 1) give M_e = V_e U_e =
-// [coBlock][tile][16]; the output transform (A^T M A + bias, fused activation) writes the m x m outputs of every tile
-// to the packed output. Plain inputs / outputs are converted through scratch. createPackedWinograd (CPUPackedOps.hpp)
-// builds it.
+// 5.44 products per output against 9), and 7x7 / 8x8 windows at stride 2 over at most 4 channels (RGB stems) as F(4x4,
+// 4x4) on their 2x2 space-to-depth input (4C channels, one block; createSpaceToDepthWinograd): the weights are
+// transformed once (U = G g G^T, in double) and stored per transform element e in the layout of the table's packed
+// convolution tile. Per chunk of output tiles: the input transform reads each tile's alpha x alpha window of 16-channel
+// vectors straight from the packed input and writes V_e = [ciBlock][tile][16]; alpha^2 GEMMs (PackedConvTile, taps 1)
+// give M_e = V_e U_e = [coBlock][tile][16]; the output transform (A^T M A + bias, fused activation) writes the m x m
+// outputs of every tile to the packed output. Plain inputs / outputs are converted through scratch.
+// createPackedWinograd (CPUPackedOps.hpp) builds it.
 #ifndef MNN_CPU_CPUCONVOLUTIONPACKEDWINOGRAD_HPP
 #define MNN_CPU_CPUCONVOLUTIONPACKEDWINOGRAD_HPP
 
