@@ -1,9 +1,10 @@
 // ConvolutionPool (a convolution then a Max / Average pooling, fused by the converter): the plain
 // pair against the unfused graph (Convolution then Pooling, reference kernels), and the banded packed
-// kernel (CPUConvolutionPacked.cpp) and the packed pair (Winograd / depthwise convolutions) against
-// the unfused reference on every ISA tier at 1-3 threads, with plain (RGB stem) and packed inputs;
-// malformed ops are refused when the session is made.
+// kernel (CPUConvolutionPacked.cpp), Winograd with the pool inside (or as a pair) and the packed
+// pair (depthwise convolutions) against the unfused reference on every ISA tier at 1-3 threads,
+// with plain (RGB stem) and packed inputs; malformed ops are refused when the session is made.
 #include <math.h>
+#include <string.h>
 #include "PackedTestUtils.hpp"
 
 using namespace MNN;
@@ -405,6 +406,65 @@ TEST(ConvolutionPool, PackedMatchesUnfusedReference) {
                 EXPECT_EQ(r.algorithms["cp"].rfind(t.algorithm, 0), 0u) << caseName(t) << ": " << r.algorithms["cp"];
                 EXPECT_LT(nanAwareDiff(r, ref, 1e-6), 1e-5)
                     << caseName(t) << " tier " << tier << " threads " << threads;
+            }
+        }
+        cpuSetTierOverride(-1);
+    }
+}
+
+TEST(ConvolutionPool, WinogradWithThePoolInsideMatchesUnfusedReference) {
+    // the pool inside the packed Winograd Execution (strips of pooled rows over bands of convolution
+    // rows, each strip computing the tile rows it needs): at Precision_Normal and with each forced
+    // tile size, on every tier at 1-3 threads, against the unfused reference. Strips start inside a
+    // tile row (stride-2 pools over 4- and 6-row tiles), dilated / padded / ceil-mode pools, average
+    // pools counting pads, batch 2; where the threads would get fewer than two pooled rows each the
+    // pair (convolution, then the pool) runs instead
+    const std::vector<CpCase> all = {
+        // resnet's stem as F(4x4, 4x4) on the space-to-depth input, then max 3x3 s2
+        {1, 3, 64, 61, 58, 7, 2, 3, 1, Act::RELU, PT::MAXPOOL, 3, 2, 1, {1, 1, 1, 1}, false, false, false, "", 0},
+        {2, 3, 24, 64, 64, 7, 2, 3, 1, Act::NONE, PT::AVERAGEPOOL, 3, 2, 1, {1, 1, 1, 1}, true, true, false, "", 0},
+        // 3x3 stride-1 Winograd (F(2), F(4), F(6) forced), then pools
+        {1, 64, 48, 28, 28, 3, 1, 1, 1, Act::RELU, PT::MAXPOOL, 3, 2, 1, {1, 1, 1, 1}, false, false, true, "", 0},
+        {2, 32, 40, 35, 33, 3, 1, 0, 1, Act::CLIP, PT::MAXPOOL, 3, 1, 2, {2, 0, 1, 3}, false, false, true, "", 0},
+        {1, 24, 17, 30, 27, 3, 1, 1, 1, Act::SILU, PT::AVERAGEPOOL, 3, 2, 1, {0, 1, 1, 0}, true, false, true, "", 0},
+        // two pooled rows: fused at one thread, the pair at two and three
+        {1, 64, 64, 14, 56, 3, 1, 1, 1, Act::RELU, PT::MAXPOOL, 7, 7, 1, {0, 0, 0, 0}, false, false, true, "", 0},
+    };
+    const int best = (int)cpuFeatures().best;
+    for (size_t ci = 0; ci < all.size(); ++ci) {
+        const CpCase& t = all[ci];
+        auto x = input(t, 20 + (unsigned)ci);
+        auto ref = runWithLayout(model(t, false, true), {{"x", x.get()}}, "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR) << caseName(t);
+        // the pooled rows (ONNX's output size, ceil mode's last window starting inside)
+        const int oh = (t.h + 2 * t.pad - t.k) / t.s + 1, span = (t.pk - 1) * t.pdil + 1;
+        const int num = oh + t.ppads[0] + t.ppads[2] - span;
+        int pooledRows = (t.ceil ? (num + t.ps - 1) / t.ps : num / t.ps) + 1;
+        if (t.ceil && (pooledRows - 1) * t.ps >= oh + t.ppads[0]) {
+            --pooledRows;
+        }
+        ASSERT_GT(pooledRows, 0) << caseName(t);
+        auto fused = model(t, true, true);
+        const char* algos[] = {"", "winograd2", "winograd4", "winograd6"};
+        for (int tier = 0; tier <= best; ++tier) {
+            cpuSetTierOverride(tier);
+            for (int threads = 1; threads <= 3; ++threads) {
+                for (const char* algo : algos) {
+                    if (t.k == 7 && algo[0] && strcmp(algo, "winograd4") != 0) {
+                        continue;  // the stem is F(4,4) only
+                    }
+                    const std::string where = caseName(t) + " tier " + std::to_string(tier) + " threads " +
+                                              std::to_string(threads) + " " + algo;
+                    auto r = runWithLayout(fused, {{"x", x.get()}}, "packed", threads, algo,
+                                           BackendConfig::Precision_Normal);
+                    ASSERT_EQ(r.code, NO_ERROR) << where;
+                    const std::string& a = r.algorithms["cp"];
+                    EXPECT_EQ(a.rfind("packed-winograd", 0), 0u) << where << ": " << a;
+                    const bool inside = pooledRows >= 2 * threads;
+                    const char* suffix = t.type == PT::MAXPOOL ? "+maxpool " : "+avgpool ";
+                    EXPECT_EQ(a.find(suffix) != std::string::npos, inside) << where << ": " << a;
+                    EXPECT_LT(nanAwareDiff(r, ref, 1e-6), 1e-4) << where << ": " << a;
+                }
             }
         }
         cpuSetTierOverride(-1);

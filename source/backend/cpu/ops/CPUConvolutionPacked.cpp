@@ -1389,10 +1389,15 @@ Execution* createPackedConvolutionPool(const std::vector<Tensor*>& inputs, const
     const std::vector<Tensor*> midv = {mid.get()};
     const Tensor* bias = inputs.size() > 2 ? inputs[2] : nullptr;
     if (packedOperands(inputs, midv) && conv.group == 1 && inputs[1]->length(1) == inputs[0]->length(1)) {
-        // the direct kernel in bands, unless Winograd would run the convolution
-        std::unique_ptr<Execution> wino(createPackedWinograd(inputs, midv, conv, backend));
+        // the direct kernel in bands, unless Winograd would run the convolution (with the pool
+        // inside where its strips pay, else as a pair)
+        bool pooled = false;
+        std::unique_ptr<Execution> wino(createPackedWinograd(inputs, midv, conv, backend, &pool, &pooled));
         if (!wino) {
             return new CPUConvolutionPacked(backend, conv, inputs[1], bias, false, false, &pool);
+        }
+        if (pooled) {
+            return wino.release();
         }
         return makeConvolutionPoolPair(backend, conv, pool, mid.release(), wino.release(),
                                        createPackedPooling(pool, backend));

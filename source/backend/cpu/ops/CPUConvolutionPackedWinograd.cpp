@@ -102,10 +102,9 @@ public:
         if (mAxis != 0) {
             snprintf(window, sizeof(window), " %dx%d", mAxis == 2 ? mR : 1, mAxis == 1 ? mR : 1);
         }
-        snprintf(mAlgo, sizeof(mAlgo), "packed-winograd%s F(%d,%d)%s%s %s %s", tag, mM, mR, window,
-                 mStride == 2 ? " s2"
-                 : mS2d       ? " s2d"
-                              : "",
+        const char* shape = mStride == 2 ? " s2" : mS2d ? " s2d" : "";
+        const char* pooled = !mPoolFused ? "" : mPoolAttrs.type == Schema::PoolType::MAXPOOL ? "+maxpool" : "+avgpool";
+        snprintf(mAlgo, sizeof(mAlgo), "packed-winograd%s F(%d,%d)%s%s%s %s %s", tag, mM, mR, window, shape, pooled,
                  mFuncs->pwinoName, mFuncs->packedConvName);
     }
 
@@ -265,9 +264,25 @@ public:
             return INVALID_VALUE;
         }
         const int srcStride = mS2d ? 2 : mStride, srcC = mS2d ? mSrcC : mInC;
+        // the output: the convolution's, or (mPoolFused) the pool's over it
+        WindowGeometry pg;
+        std::vector<int> yShape = {x->length(0), outC, g.output.empty() ? 0 : g.output[0],
+                                   g.output.size() < 2 ? 0 : g.output[1]};
+        if (mPoolFused) {
+            if (g.input.size() != 2 || !resolvePool(mPoolAttrs, yShape, &pg, &err) || pg.input.size() != 2) {
+                MNN_ERROR("ConvolutionPool: pool: %s\n", err.c_str());
+                return INVALID_VALUE;
+            }
+            yShape[2] = pg.output[0];
+            yShape[3] = pg.output[1];
+            if (!isCpuPacked(y)) {
+                MNN_ERROR("ConvolutionPool: the pool fused into packed Winograd needs a packed output\n");
+                return NOT_SUPPORT;
+            }
+        }
         if (g.input.size() != 2 || g.strides[0] != srcStride || g.strides[1] != srcStride || x->length(1) != srcC ||
             outC != mOutC || y->dimensions() != 4 || y->length(0) != x->length(0) || y->length(1) != outC ||
-            y->length(2) != g.output[0] || y->length(3) != g.output[1]) {
+            y->length(2) != yShape[2] || y->length(3) != yShape[3]) {
             MNN_ERROR("Convolution: packed Winograd planned for %d -> %d channels, got input %d, output %d x %d x %d\n",
                       mInC, mOutC, x->dimensions() > 1 ? x->length(1) : -1, outC, g.output.empty() ? -1 : g.output[0],
                       g.output.size() < 2 ? -1 : g.output[1]);
@@ -357,14 +372,32 @@ public:
         mSlotted = threads > 1 && threads <= ScratchSlots::kMaxSlots && mItems <= (1 << 20);
         mTasks = mSlotted ? (int)mItems
                           : (int)std::max<int64_t>(1, std::min<int64_t>(mItems, threads > 1 ? 2 * threads : 1));
-        const int64_t buffers = mSlotted ? std::min<int64_t>(threads, mItems) : mTasks;
+        int64_t buffers = mSlotted ? std::min<int64_t>(threads, mItems) : mTasks;
+        if (mPoolFused) {
+            // strips of pooled rows, one per thread, each computing the tile rows its rows need
+            // (a tile row shared by two strips is computed by both) into a band of convolution rows
+            // that the pool reads while they are in cache (poolStrip)
+            mPoolGeom = dwPlaneGeom(pg);
+            poolInverseCounts(mPoolAttrs, pg, &mPoolInvY, &mPoolInvX);
+            const auto& pp = mPoolGeom;
+            const int64_t span = (int64_t)(pp.kh - 1) * pp.dh + 1;
+            mBandRows = std::min<int64_t>(mOh, span - 1 + mTileY);
+            mBandBlock = std::max<int64_t>(1, mBandRows) * mOw * 16;
+            mStrips = std::max(1, std::min(pp.oh, threads));
+            mGroups = 1;
+            mItems = (int64_t)mBatch * mChunks;
+            mSlotted = false;
+            mTasks = mStrips;
+            buffers = mStrips;
+        }
         mVEStride = (int64_t)mCiB * mChunk * 16;
         mMEStride = (int64_t)mCoB * mChunk * 16;
         mVFloats = mE * mVEStride;
         mMFloats = mE * mMEStride;
         mInFloats = mInPacked ? 0 : roundUp((int64_t)mBatch * mCiB * mIh * mIw * 16, 16);
         mOutFloats = mOutPacked ? 0 : roundUp((int64_t)mBatch * mCoB * mOh * mOw * 16, 16);
-        const int64_t floats = mInFloats + mOutFloats + (mVFloats + mMFloats) * buffers;
+        const int64_t bandFloats = mPoolFused ? mBandBlock * mCoB : 0;
+        const int64_t floats = mInFloats + mOutFloats + (mVFloats + mMFloats + bandFloats) * buffers;
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)floats)) {
             return OUT_OF_MEMORY;
         }
@@ -378,6 +411,99 @@ public:
         float* work;     // per task: V, M
         void operator()(int task) const;
     };
+
+    /**
+     * tiles [t0, t0 + count) (count <= mChunk) of image nb of the packed input x, output blocks
+     * [qb0, qb1), with V and M in v and mo: block qb of the tiles' outputs at yb + qb * outPlane, row
+     * oy at (oy - oyBase) * ow * 16 (the image's plane from oyBase on)
+     */
+    void runTiles(const float* x, int nb, int t0, int count, int qb0, int qb1, float* v, float* mo, float* yb,
+                  int64_t outPlane, int oyBase) const;
+
+    struct PoolStripJob {
+        const CPUConvolutionPackedWinograd* self;
+        const float* x;  // packed input
+        float* y;        // the pooled output, packed
+        float* work;     // per strip: V, M, the band
+        void operator()(int strip) const {
+            self->poolStrip(x, y, work + (self->mVFloats + self->mMFloats + self->mBandBlock * self->mCoB) * strip,
+                            strip);
+        }
+    };
+
+    /**
+     * ConvolutionPool (fusePool): the pooled rows of strip s for every image. The band holds
+     * convolution rows [c0, c1) (mBandBlock floats per output block, rows ow * 16 apart); tile rows
+     * are appended in order, each pooled row is computed once the band holds its window's rows,
+     * and rows no later pooled row reads are dropped before the next tile row.
+     */
+    void poolStrip(const float* x, float* y, float* work, int s) const {
+        const auto& f = *mFuncs;
+        const DwPlaneGeom& pp = mPoolGeom;
+        float* v = work;
+        float* mo = v + mVFloats;
+        float* band = mo + mMFloats;
+        const int py0 = (int)((int64_t)pp.oh * s / mStrips), py1 = (int)((int64_t)pp.oh * (s + 1) / mStrips);
+        const int64_t rowFloats = (int64_t)mOw * 16, yBlock = (int64_t)pp.oh * pp.ow * 16;
+        const int isMax = mPoolAttrs.type == Schema::PoolType::MAXPOOL ? 1 : 0;
+        PackedPoolRow r = packedPoolRow(pp, isMax, mPoolInvX.data());
+        for (int n = 0; n < mBatch; ++n) {
+            int c0 = 0, c1 = 0;
+            bool started = false;
+            for (int oy = py0; oy < py1; ++oy) {
+                int k0 = 0, k1 = 0;
+                dwValidRows(pp, oy, &k0, &k1);
+                // the window's rows inside the convolution's output: [lo, hi)
+                const int64_t top = (int64_t)oy * pp.sh - pp.pt;
+                const int lo = k1 > k0 ? (int)(top + (int64_t)k0 * pp.dh) : 0;
+                const int hi = k1 > k0 ? (int)(top + (int64_t)(k1 - 1) * pp.dh + 1) : 0;
+                if (k1 > k0 && (!started || hi > c1)) {
+                    // more rows: append tile rows until hi, each after dropping the rows before lo
+                    // (the band then holds at most window rows - 1 + tile rows: mBandRows)
+                    if (!started || lo >= c1) {
+                        c0 = c1 = lo / mTileY * mTileY;
+                        started = true;
+                    }
+                    while (c1 < hi) {
+                        if (lo > c0) {
+                            for (int q = 0; c1 > lo && q < mCoB; ++q) {
+                                float* b = band + q * mBandBlock;
+                                memmove(b, b + (int64_t)(lo - c0) * rowFloats, sizeof(float) * (c1 - lo) * rowFloats);
+                            }
+                            c0 = std::min(lo, c1);
+                        }
+                        if (c1 - c0 + std::min(mTileY, mOh - c1) > mBandRows) {
+                            // the plan's bound (mBandRows) broken: stop rather than write past the band
+                            MNN_ERROR("ConvolutionPool: band of %lld rows cannot take rows %d..%d after %d..%d\n",
+                                      (long long)mBandRows, c1, c1 + mTileY, c0, c1);
+                            return;
+                        }
+                        const int ty = c1 / mTileY;
+                        for (int t = ty * mTilesX; t < (ty + 1) * mTilesX; t += mChunk) {
+                            runTiles(x, n, t, std::min(mChunk, (ty + 1) * mTilesX - t), 0, mCoB, v, mo, band,
+                                     mBandBlock, c0);
+                        }
+                        c1 = std::min(mOh, c1 + mTileY);
+                    }
+                }
+                r.rows = k1 - k0;
+                r.scaleY = mPoolInvY[oy];
+                for (int q = 0; q < mCoB; ++q) {
+                    r.x = band + q * mBandBlock + (r.rows > 0 ? (int64_t)(lo - c0) * rowFloats : 0);
+                    r.y = y + ((int64_t)n * mCoB + q) * yBlock + (int64_t)oy * pp.ow * 16;
+                    f.packedPool(&r);
+                }
+            }
+        }
+    }
+
+public:
+    /** run the pool p over the convolution's output inside this Execution (ConvolutionPool) */
+    void fusePool(const PoolAttrs& p) {
+        mPoolFused = true;
+        mPoolAttrs = p;
+        setAlgo("");
+    }
 
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         if (mItems == 0) {
@@ -394,6 +520,11 @@ public:
             x = scratch;
         }
         float* yp = mOutPacked ? y : scratch + mInFloats;
+        if (mPoolFused) {
+            PoolStripJob strips{this, x, yp, scratch + mInFloats + mOutFloats};
+            parallelFor(mPool, mStrips, strips);
+            return NO_ERROR;
+        }
         Job job{this, x, yp, scratch + mInFloats + mOutFloats};
         parallelFor(mPool, mTasks, job);
         if (!mOutPacked) {
@@ -502,21 +633,22 @@ private:
     mutable ScratchSlots mSlots;
     int64_t mItems = 0, mVFloats = 0, mMFloats = 0, mInFloats = 0, mOutFloats = 0;
     int64_t mVEStride = 0, mMEStride = 0;  // floats from V_e / M_e to V_e+1 / M_e+1
+    // ConvolutionPool (fusePool): the pool over the convolution's output, its strips and bands
+    bool mPoolFused = false;
+    PoolAttrs mPoolAttrs;
+    DwPlaneGeom mPoolGeom{};
+    std::vector<float> mPoolInvY, mPoolInvX;
+    int mStrips = 1;
+    int64_t mBandRows = 0, mBandBlock = 0;
 };
 
 void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
     const auto& w = *self;
-    const auto& f = *w.mFuncs;
-    const int m = w.mM, alpha = w.mAlpha, E = w.mE, T = w.mChunk;
-    const int tileY = w.mTileY, tileX = w.mTileX, vertical = w.mAxis == 2 ? 1 : 0;
-    const int P = std::max(1, f.pcPMax), qMax = std::max(1, f.pcQMax);
+    const int T = w.mChunk, qMax = std::max(1, w.mFuncs->pcQMax);
     const int slot = w.mSlotted ? w.mSlots.claim() : task;
     float* v = work + (w.mVFloats + w.mMFloats) * slot;
     float* mo = v + w.mVFloats;
-    const int64_t vE = w.mVEStride, mE = w.mMEStride, blk = (int64_t)T * 16;
-    const int64_t inPlane = (int64_t)w.mIh * w.mIw * 16, outPlane = (int64_t)w.mOh * w.mOw * 16;
-    const int32_t tap0 = 0;
-    const int kLast = w.mInC - (w.mCiB - 1) * 16;
+    const int64_t outPlane = (int64_t)w.mOh * w.mOw * 16;
     const int64_t i0 = w.mItems * task / w.mTasks, i1 = w.mItems * (task + 1) / w.mTasks;
     for (int64_t item = i0; item < i1; ++item) {
         const int group = (int)(item % w.mGroups);
@@ -526,81 +658,94 @@ void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
         const int qb0 = w.mQGroups * group / w.mGroups * qMax;
         const int qb1 = std::min(w.mCoB, w.mQGroups * (group + 1) / w.mGroups * qMax);
         const int count = std::min(T, w.mTiles - t0);
-        const float* xb = x + (int64_t)nb * w.mCiB * inPlane;
-        float* yb = y + (int64_t)nb * w.mCoB * outPlane;
-        // input transform, per block and run of tiles on one tile row
-        for (int kb = 0; kb < w.mCiB; ++kb) {
-            for (int t = t0; t < t0 + count;) {
-                const int ty = t / w.mTilesX, tx = t % w.mTilesX;
-                const int n = std::min(t0 + count - t, w.mTilesX - tx);
-                const float* xk = xb + kb * inPlane;
-                const int S = w.mStride;
-                const int iy0 = ty * tileY * S - w.mPadTop, ix0 = tx * tileX * S - w.mPadLeft;
-                float* vt = v + kb * blk + (int64_t)(t - t0) * 16;
-                if (w.mAxis == 0) {
-                    f.pwinoInput(xk, w.mIh, w.mIw, iy0, ix0, m * S, n, w.mBt.data(), alpha, vt, vE);
-                } else {
-                    f.pwinoInput1d(xk, w.mIh, w.mIw, iy0, ix0, m, n, vertical, w.mBt.data(), alpha, vt, vE);
-                }
-                t += n;
-            }
-        }
-        // M_e = V_e U_e: tiles of P positions x Q output blocks
-        PackedConvTile tile;
-        tile.xPosStride = 16;
-        tile.xBlockStride = blk;
-        tile.kBlocks = w.mCiB;
-        tile.kLast = kLast;
-        tile.tapOff = &tap0;
-        tile.tapIdx = &tap0;
-        tile.taps = 1;
-        tile.tapsAll = 1;
-        tile.bias = w.mZeroBias.data();
-        tile.yBlockStride = blk;
-        tile.accumulate = 0;
-        tile.post = nullptr;
-        tile.prefetch = w.mPrefetch;
-        const bool runsOk = w.mCiB <= kGemmRunBlocks;
-        for (int ei = 0; ei < E; ++ei) {
-            const int e = w.mEOrder[(size_t)ei];
-            for (int qb = qb0; qb < qb1; qb += qMax) {
-                tile.Q = std::min(qMax, qb1 - qb);
-                const int64_t uOff = w.mUIndex[(size_t)e] * w.mUeStride + (int64_t)qb * w.mCiB * 256;
-                tile.w = w.mUHalf.empty() ? w.mU.data() + uOff : nullptr;
-                tile.wHalf = w.mUHalf.empty() ? nullptr : w.mUHalf.data() + uOff;
-                for (int p = 0; p < count;) {
-                    tile.P = std::min(P, count - p);
-                    tile.runs = runsOk && tile.P == P ? std::min(kGemmRuns, (count - p) / P) : 1;
-                    tile.x = v + e * vE + (int64_t)p * 16;
-                    tile.y = mo + e * mE + qb * blk + (int64_t)p * 16;
-                    f.packedConv(&tile);
-                    p += tile.P * tile.runs;
-                }
-            }
-        }
-        // output transform, per block and run of tiles on one tile row
-        const GemmPost* post = w.mPost.act ? &w.mPost : nullptr;
-        for (int qb = qb0; qb < qb1; ++qb) {
-            for (int t = t0; t < t0 + count;) {
-                const int ty = t / w.mTilesX, tx = t % w.mTilesX;
-                const int n = std::min(t0 + count - t, w.mTilesX - tx);
-                const int oy = ty * tileY, ox = tx * tileX;
-                const float* ot = mo + qb * blk + (int64_t)(t - t0) * 16;
-                float* yt = yb + qb * outPlane + ((int64_t)oy * w.mOw + ox) * 16;
-                const int rows = std::min(tileY, w.mOh - oy), cols = std::min(n * tileX, w.mOw - ox);
-                if (w.mAxis == 0) {
-                    f.pwinoOutput(ot, mE, w.mAt.data(), alpha, m, n, w.mBias.data() + qb * 16, yt, (int64_t)w.mOw * 16,
-                                  rows, cols, post);
-                } else {
-                    f.pwinoOutput1d(ot, mE, w.mAt.data(), alpha, m, n, vertical, w.mBias.data() + qb * 16, yt,
-                                    (int64_t)w.mOw * 16, rows, cols, post);
-                }
-                t += n;
-            }
-        }
+        w.runTiles(x, nb, t0, count, qb0, qb1, v, mo, y + (int64_t)nb * w.mCoB * outPlane, outPlane, 0);
     }
     if (w.mSlotted) {
         w.mSlots.release(slot);
+    }
+}
+
+void CPUConvolutionPackedWinograd::runTiles(const float* x, int nb, int t0, int count, int qb0, int qb1, float* v,
+                                            float* mo, float* yb, int64_t outPlane, int oyBase) const {
+    const auto& w = *this;
+    const auto& f = *w.mFuncs;
+    const int m = w.mM, alpha = w.mAlpha, E = w.mE, T = w.mChunk;
+    const int tileY = w.mTileY, tileX = w.mTileX, vertical = w.mAxis == 2 ? 1 : 0;
+    const int P = std::max(1, f.pcPMax), qMax = std::max(1, f.pcQMax);
+    const int64_t vE = w.mVEStride, mE = w.mMEStride, blk = (int64_t)T * 16;
+    const int64_t inPlane = (int64_t)w.mIh * w.mIw * 16;
+    const int32_t tap0 = 0;
+    const int kLast = w.mInC - (w.mCiB - 1) * 16;
+    const float* xb = x + (int64_t)nb * w.mCiB * inPlane;
+    // input transform, per block and run of tiles on one tile row
+    for (int kb = 0; kb < w.mCiB; ++kb) {
+        for (int t = t0; t < t0 + count;) {
+            const int ty = t / w.mTilesX, tx = t % w.mTilesX;
+            const int n = std::min(t0 + count - t, w.mTilesX - tx);
+            const float* xk = xb + kb * inPlane;
+            const int S = w.mStride;
+            const int iy0 = ty * tileY * S - w.mPadTop, ix0 = tx * tileX * S - w.mPadLeft;
+            float* vt = v + kb * blk + (int64_t)(t - t0) * 16;
+            if (w.mAxis == 0) {
+                f.pwinoInput(xk, w.mIh, w.mIw, iy0, ix0, m * S, n, w.mBt.data(), alpha, vt, vE);
+            } else {
+                f.pwinoInput1d(xk, w.mIh, w.mIw, iy0, ix0, m, n, vertical, w.mBt.data(), alpha, vt, vE);
+            }
+            t += n;
+        }
+    }
+    // M_e = V_e U_e: tiles of P positions x Q output blocks
+    PackedConvTile tile;
+    tile.xPosStride = 16;
+    tile.xBlockStride = blk;
+    tile.kBlocks = w.mCiB;
+    tile.kLast = kLast;
+    tile.tapOff = &tap0;
+    tile.tapIdx = &tap0;
+    tile.taps = 1;
+    tile.tapsAll = 1;
+    tile.bias = w.mZeroBias.data();
+    tile.yBlockStride = blk;
+    tile.accumulate = 0;
+    tile.post = nullptr;
+    tile.prefetch = w.mPrefetch;
+    const bool runsOk = w.mCiB <= kGemmRunBlocks;
+    for (int ei = 0; ei < E; ++ei) {
+        const int e = w.mEOrder[(size_t)ei];
+        for (int qb = qb0; qb < qb1; qb += qMax) {
+            tile.Q = std::min(qMax, qb1 - qb);
+            const int64_t uOff = w.mUIndex[(size_t)e] * w.mUeStride + (int64_t)qb * w.mCiB * 256;
+            tile.w = w.mUHalf.empty() ? w.mU.data() + uOff : nullptr;
+            tile.wHalf = w.mUHalf.empty() ? nullptr : w.mUHalf.data() + uOff;
+            for (int p = 0; p < count;) {
+                tile.P = std::min(P, count - p);
+                tile.runs = runsOk && tile.P == P ? std::min(kGemmRuns, (count - p) / P) : 1;
+                tile.x = v + e * vE + (int64_t)p * 16;
+                tile.y = mo + e * mE + qb * blk + (int64_t)p * 16;
+                f.packedConv(&tile);
+                p += tile.P * tile.runs;
+            }
+        }
+    }
+    // output transform, per block and run of tiles on one tile row
+    const GemmPost* post = w.mPost.act ? &w.mPost : nullptr;
+    for (int qb = qb0; qb < qb1; ++qb) {
+        for (int t = t0; t < t0 + count;) {
+            const int ty = t / w.mTilesX, tx = t % w.mTilesX;
+            const int n = std::min(t0 + count - t, w.mTilesX - tx);
+            const int oy = ty * tileY, ox = tx * tileX;
+            const float* ot = mo + qb * blk + (int64_t)(t - t0) * 16;
+            float* yt = yb + qb * outPlane + ((int64_t)(oy - oyBase) * w.mOw + ox) * 16;
+            const int rows = std::min(tileY, w.mOh - oy), cols = std::min(n * tileX, w.mOw - ox);
+            if (w.mAxis == 0) {
+                f.pwinoOutput(ot, mE, w.mAt.data(), alpha, m, n, w.mBias.data() + qb * 16, yt, (int64_t)w.mOw * 16,
+                              rows, cols, post);
+            } else {
+                f.pwinoOutput1d(ot, mE, w.mAt.data(), alpha, m, n, vertical, w.mBias.data() + qb * 16, yt,
+                                (int64_t)w.mOw * 16, rows, cols, post);
+            }
+            t += n;
+        }
     }
 }
 
@@ -684,8 +829,9 @@ namespace {
  * rounds like F(4,5)'s alpha 8, not like F(2,3)) on planes of at least kStride2MinTiles tiles, or
  * forced by MNN_CONV_ALGO=winograd / winograd4.
  */
-Execution* createSpaceToDepthWinograd(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs,
-                                      const WindowGeometry& g, int outC, int forced, Backend* backend) {
+CPUConvolutionPackedWinograd* createSpaceToDepthWinograd(const std::vector<Tensor*>& inputs, const ConvAttrs& attrs,
+                                                         const WindowGeometry& g, int outC, int forced,
+                                                         Backend* backend) {
     constexpr int kM = 4, kR = 4;
     if (g.input.size() != 2 || g.kernel[0] != g.kernel[1] || g.kernel[0] < 2 * kR - 1 || g.kernel[0] > 2 * kR ||
         g.strides[0] != 2 || g.strides[1] != 2 || g.dilations[0] != 1 || g.dilations[1] != 1 || g.padBegin[0] < 0 ||
@@ -716,10 +862,43 @@ Execution* createSpaceToDepthWinograd(const std::vector<Tensor*>& inputs, const 
     return exe;
 }
 
+/**
+ * ConvolutionPool: the pool runs inside the Winograd Execution (fusePool: strips of pooled rows over
+ * bands of convolution rows in cache) where, for the shapes at creation, every thread gets at least
+ * two pooled rows and a strip's band of (window rows - 1 + tile rows) rows fits in kFusedBandBytes;
+ * else the pair (convolution into an intermediate, then the pool) runs. resnet18's stem (112x112x64
+ * into 56x56): the pair wrote and re-read 3.2 MB
+ */
+constexpr double kFusedBandBytes = 1024.0 * 1024.0;
+
+Execution* withPool(CPUConvolutionPackedWinograd* exe, const std::vector<Tensor*>& inputs, const WindowGeometry& g,
+                    int outC, int tileY, const PoolAttrs* pool, bool* pooled, Backend* backend) {
+    if (!pool) {
+        return exe;
+    }
+    WindowGeometry pg;
+    std::string err;
+    if (!resolvePool(*pool, {inputs[0]->length(0), outC, g.output[0], g.output[1]}, &pg, &err) ||
+        pg.input.size() != 2) {
+        return exe;  // the pair's pool reports it
+    }
+    auto* tp = static_cast<CPUBackend*>(backend)->threadPool();
+    const int threads = tp ? tp->threads() : 1;
+    const double span = (double)(pg.kernel[0] - 1) * pg.dilations[0] + 1;
+    const double band = (span - 1 + tileY) * g.output[1] * roundUp(outC, 16) * sizeof(float);
+    if (pg.output[0] >= 2 * threads && band <= kFusedBandBytes) {
+        exe->fusePool(*pool);
+        if (pooled) {
+            *pooled = true;
+        }
+    }
+    return exe;
+}
+
 }  // namespace
 
 Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
-                                const ConvAttrs& attrs, Backend* backend) {
+                                const ConvAttrs& attrs, Backend* backend, const PoolAttrs* pool, bool* pooled) {
     const int forced = forcedUnit();
     if (forced == -2 || inputs.size() < 2 || outputs.size() != 1 || !inputs[0] || !CPUUtils::isFloat(inputs[0]) ||
         inputs[0]->dimensions() != 4 || !isConstFloat(inputs[1]) || inputs[1]->dimensions() != 4 ||
@@ -740,7 +919,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
     }
     const int kh = g.kernel.size() == 2 ? g.kernel[0] : 0, kw = g.kernel.size() == 2 ? g.kernel[1] : 0;
     if (auto stem = createSpaceToDepthWinograd(inputs, attrs, g, outC, forced, backend)) {
-        return stem;
+        return withPool(stem, inputs, g, outC, 4, pool, pooled, backend);
     }
     // windows r x r (r = 3, 5), 1 x r or r x 1 (r = 3, 5, 7: inception_v3's 1x7 / 7x1 / 1x3 / 3x1)
     const int axis = kh == kw ? 0 : kh == 1 ? 1 : kw == 1 ? 2 : -1;
@@ -810,7 +989,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         delete exe;
         return nullptr;
     }
-    return exe;
+    return withPool(exe, inputs, g, outC, axis == 1 ? 1 : unit, pool, pooled, backend);
 }
 
 }  // namespace MNN

@@ -10,7 +10,9 @@
 // vectors straight from the packed input and writes V_e = [ciBlock][tile][16]; alpha^2 GEMMs (PackedConvTile, taps 1)
 // give M_e = V_e U_e = [coBlock][tile][16]; the output transform (A^T M A + bias, fused activation) writes the m x m
 // outputs of every tile to the packed output. Plain inputs / outputs are converted through scratch.
-// createPackedWinograd (CPUPackedOps.hpp) builds it.
+// createPackedWinograd (CPUPackedOps.hpp) builds it. A ConvolutionPool's pool can run inside (fusePool): strips of
+// pooled rows, one per thread, each computing the tile rows its pooled rows read into a band of convolution rows in
+// cache.
 #ifndef MNN_CPU_CPUCONVOLUTIONPACKEDWINOGRAD_HPP
 #define MNN_CPU_CPUCONVOLUTIONPACKEDWINOGRAD_HPP
 

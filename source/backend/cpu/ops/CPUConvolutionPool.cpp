@@ -3,8 +3,9 @@
 // layout these are the plain Convolution and Pooling Executions (fast or reference; MNN_CONV_ALGO
 // applies to both): with MNN_CONV_ALGO=reference this is the oracle the banded packed kernel
 // (CPUConvolutionPacked.cpp) is tested against. On the packed layout the pair is packed
-// (createPackedConvolutionPool) where the banded kernel does not apply: a depthwise or Winograd
-// convolution keeps its own kernel.
+// (createPackedConvolutionPool) where the banded kernel does not apply: a depthwise convolution
+// keeps its own kernel, and a Winograd one too, with the pool inside its Execution where each
+// thread gets two or more pooled rows (CPUConvolutionPackedWinograd.cpp: fusePool).
 #include "CPUConvolutionPool.hpp"
 #include <stdio.h>
 #include <memory>

@@ -34,10 +34,13 @@ Execution* createPackedDepthwise(const std::vector<Tensor*>& inputs, const std::
                                  const ConvAttrs& attrs, Backend* backend);
 /**
  * Winograd F(m x m, 3 x 3) on the packed layout when it is cheaper than the direct packed
- * convolution (or forced by MNN_CONV_ALGO): CPUConvolutionPackedWinograd.cpp
+ * convolution (or forced by MNN_CONV_ALGO): CPUConvolutionPackedWinograd.cpp. With pool (a
+ * ConvolutionPool's), the Execution may run the pool too (its output is then the pooled tensor:
+ * *pooled set true); else it writes the convolution's output for a separate pool
  */
 Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs,
-                                const ConvAttrs& attrs, Backend* backend);
+                                const ConvAttrs& attrs, Backend* backend, const PoolAttrs* pool = nullptr,
+                                bool* pooled = nullptr);
 /**
  * 2-D MaxPool (no Indices output) / AveragePool and their global forms on float NCHW input:
  * CPUPoolingPacked.cpp (cpuPackedSupport's Pooling case and createPackedPooling both ask it)
