@@ -83,10 +83,10 @@ bool isConstFloat(const Tensor* t) {
 
 class CPUConvolutionPackedWinograd : public Execution {
 public:
-    /** axis: 0 for r x r windows, 1 for 1 x r (along rows), 2 for r x 1 (down columns) */
     /**
-     * s2d: a k x k window (k = 2r - 1 or 2r) at stride 2 over C <= 4 channels, run as the r x r
-     * stride-1 window over the 4C channels of its 2x2 space-to-depth input (spaceToDepth); stride is 1
+     * axis: 0 for r x r windows, 1 for 1 x r (along rows), 2 for r x 1 (down columns). s2d: a k x k
+     * window (k = 2r - 1 or 2r) at stride 2 over C <= 4 channels, run as the r x r stride-1 window
+     * over the 4C channels of its 2x2 space-to-depth input (spaceToDepth); stride is then 1
      */
     CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m, int r, int axis,
                                  int stride = 1, bool s2d = false)
