@@ -176,9 +176,9 @@ static void BM_ConvLayout(benchmark::State& state) {
 static void layoutShapes(benchmark::internal::Benchmark* bm) {
     // C, M, HW, k, stride: resnet 1x1 / 3x3 layers, a stride-2 3x3, a mobilenet-like 1x1
     // (mobilenet_v3's 672 -> 112 projection: 7 output blocks, the last group of one; 672 -> 128 beside it)
-    const int s[][5] = {{64, 64, 56, 3, 1},  {128, 128, 28, 3, 1}, {256, 256, 14, 3, 1},
-                        {64, 256, 56, 1, 1}, {256, 64, 56, 1, 1},  {128, 128, 56, 3, 2},
-                        {96, 24, 56, 1, 1},  {672, 112, 14, 1, 1}, {672, 128, 14, 1, 1}};
+    const int s[][5] = {{64, 64, 56, 3, 1},   {128, 128, 28, 3, 1}, {256, 256, 14, 3, 1}, {64, 256, 56, 1, 1},
+                        {256, 64, 56, 1, 1},  {128, 128, 56, 3, 2}, {96, 24, 56, 1, 1},   {672, 112, 14, 1, 1},
+                        {672, 128, 14, 1, 1}, {256, 512, 14, 3, 2}, {512, 512, 7, 3, 1}};
     for (int packed : {0, 1}) {
         for (auto& e : s) {
             for (int t : {1, 2}) {

@@ -1,6 +1,8 @@
 // PointwiseDepthwise (X, W1, [B1], W2, [B2]): a 1x1 convolution to E channels then a depthwise
-// convolution over them (the converter fuses the pair of an inverted residual block). Output
-// [N, E, OH, OW] float32, OH / OW from the depthwise window.
+// convolution over them (the converter fuses the pair of an inverted residual block). Output Y
+// [N, E, OH, OW] float32, OH / OW from the depthwise window; an optional second output M [N, E, 1, 1]
+// is Y's mean over its plane (a GlobalAveragePool of Y, fused by the converter: a squeeze-excite
+// block's squeeze, computed while Y's rows are in cache).
 #include "ShapeUtils.hpp"
 #include "WindowGeometry.hpp"
 
@@ -9,8 +11,9 @@ namespace MNN {
 static ErrorCode shapePointwiseDepthwise(const Schema::Op* op, const std::vector<Tensor*>& inputs,
                                          const std::vector<Tensor*>& outputs) {
     if (inputs.size() < 4 || inputs.size() > 5 || !ShapeUtils::has(inputs, 0) || !ShapeUtils::has(inputs, 1) ||
-        !ShapeUtils::has(inputs, 3) || outputs.size() != 1) {
-        return ShapeUtils::error(op, INVALID_VALUE, "needs inputs X, W1, [B1], W2, [B2] and 1 output, got %d and %d",
+        !ShapeUtils::has(inputs, 3) || outputs.empty() || outputs.size() > 2) {
+        return ShapeUtils::error(op, INVALID_VALUE,
+                                 "needs inputs X, W1, [B1], W2, [B2] and outputs Y, [M], got %d and %d",
                                  (int)inputs.size(), (int)outputs.size());
     }
     const char* names[5] = {"X", "W1", "B1", "W2", "B2"};
@@ -49,6 +52,9 @@ static ErrorCode shapePointwiseDepthwise(const Schema::Op* op, const std::vector
         return ShapeUtils::error(op, INVALID_VALUE, "%s", err.c_str());
     }
     ShapeUtils::setOutput(outputs[0], {x[0], e, g2.output[0], g2.output[1]}, halide_type_of<float>());
+    if (outputs.size() > 1) {
+        ShapeUtils::setOutput(outputs[1], {x[0], e, 1, 1}, halide_type_of<float>());
+    }
     return NO_ERROR;
 }
 

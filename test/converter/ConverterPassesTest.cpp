@@ -502,6 +502,7 @@ struct PwDw {
     int pwK = 1, pwStride = 1, pwPad = 0;  // the first convolution
     int group = 0;                         // of the second convolution; 0: e (depthwise)
     bool midIsOutput = false, midReadTwice = false;
+    std::string squeeze;  // "": none; else a global pool (GlobalAveragePool / GlobalMaxPool) of Y, output "s"
 };
 
 std::string activation(OnnxBuilder& b, const std::string& act, const std::string& in, const std::string& out) {
@@ -546,7 +547,12 @@ OnnxBuilder pwdwBlock(const PwDw& k, unsigned seed = 50) {
     OnnxBuilder::attr(c2, "strides", std::vector<int64_t>{k.stride, k.stride});
     OnnxBuilder::attr(c2, "dilations", std::vector<int64_t>{k.dilation, k.dilation});
     OnnxBuilder::attr(c2, "pads", k.pads);
-    b.output(activation(b, k.act2, "d0", "y"));
+    const auto y = activation(b, k.act2, "d0", "y");
+    b.output(y);
+    if (!k.squeeze.empty()) {
+        b.node(k.squeeze, {y}, {"s"});
+        b.output("s");
+    }
     if (k.midIsOutput) {
         b.output(m);
     }
@@ -732,6 +738,40 @@ TEST(ConverterPasses, PointwiseDepthwiseFusedMatchesUnfused) {
         auto m = convertBoth(pwdwBlock(cases[i], 70 + (unsigned)i));
         EXPECT_EQ(opCounts(m.after)["PointwiseDepthwise"], 1);
         expectSameOutputs(m, pwdwInput(cases[i], 80 + (unsigned)i), 1e-4f, 1e-4f);
+    }
+}
+
+// a global average pool of the fused op's output becomes its second output (the pool goes); a
+// global max pool stays a Pooling op
+TEST(ConverterPasses, PointwiseDepthwiseTakesTheGlobalAveragePool) {
+    REQUIRE_ENGINE_OPS(T::Convolution, T::UnaryOp, T::BinaryOp, T::PointwiseDepthwise, T::Pooling);
+    std::vector<PwDw> cases(3);
+    cases[0].squeeze = "GlobalAveragePool";
+    cases[0].act2 = "Silu";
+    cases[1].squeeze = "GlobalAveragePool";
+    cases[1].n = 2;
+    cases[1].c = 24;
+    cases[1].e = 40;
+    cases[1].h = 17;
+    cases[1].w = 19;
+    cases[1].stride = 2;
+    cases[1].act2 = "";
+    cases[2].squeeze = "GlobalMaxPool";
+    for (size_t i = 0; i < cases.size(); ++i) {
+        SCOPED_TRACE(testing::Message() << "case " << i);
+        const bool average = cases[i].squeeze == "GlobalAveragePool";
+        auto m = convertBoth(pwdwBlock(cases[i], 90 + (unsigned)i));
+        auto after = opCounts(m.after);
+        EXPECT_EQ(after["PointwiseDepthwise"], 1);
+        EXPECT_EQ(after.count("Pooling"), average ? 0u : 1u);
+        auto net = netOf(m.after);
+        auto op = firstOp(net, T::PointwiseDepthwise);
+        ASSERT_NE(op, nullptr);
+        ASSERT_EQ(op->outputs()->size(), average ? 2u : 1u);
+        if (average) {
+            EXPECT_EQ(tensorName(net, op->outputs()->Get(1)), "s");
+        }
+        expectSameOutputs(m, pwdwInput(cases[i], 95 + (unsigned)i), 1e-4f, 1e-4f);
     }
 }
 

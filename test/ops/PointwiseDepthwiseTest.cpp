@@ -1,8 +1,8 @@
 // PointwiseDepthwise (a 1x1 convolution then a depthwise one, fused by the converter): the plain
 // pair of reference convolutions against the unfused graph, and the banded packed kernel
 // (CPUPointwiseDepthwisePacked.cpp) against the reference on every ISA tier, 1-3 threads, normal
-// and smallest bands (Memory_Low), packed and plain neighbours; malformed pairs are refused by shape
-// inference.
+// and smallest bands (Memory_Low), packed and plain neighbours; the mean output M (a global average
+// pool fused in) against the pool; malformed pairs are refused by shape inference.
 #include "PackedTestUtils.hpp"
 
 using namespace MNN;
@@ -42,13 +42,14 @@ void addPairConstants(ModelBuilder& mb, const PwDwCase& t, bool biases) {
     }
 }
 
-void addFused(ModelBuilder& mb, const PwDwCase& t, const std::string& in, const std::string& out, bool biases) {
+Schema::OpT* addFused(ModelBuilder& mb, const PwDwCase& t, const std::string& in, const std::string& out, bool biases) {
     auto op = mb.op(Schema::OpType::PointwiseDepthwise, "pwdw",
                     {in, "w1", biases ? "b1" : "", "w2", biases ? "b2" : ""}, {out});
     Schema::PointwiseDepthwiseParamT p;
     p.pointwise.reset(new Schema::ConvParamT(convParam(1, 1, {0, 0, 0, 0}, 1, 1, t.act1)));
     p.depthwise.reset(new Schema::ConvParamT(convParam(t.k, t.s, t.pads, t.dil, t.e, t.act2)));
     op->param.Set(p);
+    return op;
 }
 
 constexpr int kBefore = 1, kAfter = 2;
@@ -144,6 +145,72 @@ TEST(PointwiseDepthwise, PackedBandsMatchReference) {
                         EXPECT_LT(maxRelativeDiff(r, ref), 1e-5)
                             << caseName(t) << " tier " << tier << " threads " << threads << " memory " << (int)memory
                             << " neighbours " << neighbours;
+                    }
+                }
+            }
+            cpuSetTierOverride(-1);
+        }
+    }
+}
+
+/**
+ * the pair (fused) with its output's global average pool: as a separate Pooling op (fusedMean false,
+ * the oracle) or as the PointwiseDepthwise's second output M. Y -> [1x1 conv c2] -> y; M -> [1x1
+ * conv c3] -> z (a squeeze-excite block's first FC: M packed) or M itself as a graph output (plain)
+ */
+std::vector<uint8_t> meanModel(const PwDwCase& t, bool fusedMean, bool meanConv) {
+    ModelBuilder mb;
+    mb.input("x", {t.n, t.c, t.h, t.w});
+    addPairConstants(mb, t, true);
+    addConv(mb, "c0", "x", "t", t.c, t.c, 1, 1, 1, 0, 1, 31);
+    auto pwdw = addFused(mb, t, "t", "u", true);
+    if (fusedMean) {
+        pwdw->outputs.push_back(mb.tensor("m"));
+    } else {
+        auto pool = mb.op(Schema::OpType::Pooling, "gap", {"u"}, {"m"});
+        Schema::PoolParamT p;
+        p.type = Schema::PoolType::AVERAGEPOOL;
+        p.global = true;
+        pool->param.Set(p);
+    }
+    addConv(mb, "c2", "u", "y", t.e, 5, 1, 1, 1, 0, 1, 32);
+    mb.output("y");
+    if (meanConv) {
+        addConv(mb, "c3", "m", "z", t.e, 4, 1, 1, 1, 0, 1, 33);
+        mb.output("z");
+    } else {
+        mb.output("m");
+    }
+    return mb.finish();
+}
+
+TEST(PointwiseDepthwise, MeanOutputMatchesTheGlobalPool) {
+    for (const auto& t : cases()) {
+        for (bool meanConv : {true, false}) {
+            auto x = makeTensor({t.n, t.c, t.h, t.w}, randomFloats((size_t)t.n * t.c * t.h * t.w, 9));
+            auto ref = runWithLayout(meanModel(t, false, meanConv), {{"x", x.get()}}, "plain", 1, "reference");
+            ASSERT_EQ(ref.code, NO_ERROR) << caseName(t);
+            auto model = meanModel(t, true, meanConv);
+            // the plain pair (reference convolutions, then the means in double) and the fast plain one
+            auto plainRef = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+            auto plainFast = runWithLayout(model, {{"x", x.get()}}, "plain", 2);
+            ASSERT_EQ(plainRef.code, NO_ERROR) << caseName(t);
+            ASSERT_EQ(plainFast.code, NO_ERROR) << caseName(t);
+            EXPECT_LT(maxRelativeDiff(plainRef, ref), 1e-6) << caseName(t);
+            EXPECT_LT(maxRelativeDiff(plainFast, ref), 1e-5) << caseName(t);
+            const int best = (int)cpuFeatures().best;
+            for (int tier = 0; tier <= best; ++tier) {
+                cpuSetTierOverride(tier);
+                for (int threads = 1; threads <= 3; ++threads) {
+                    for (auto memory : {BackendConfig::Memory_Normal, BackendConfig::Memory_Low}) {
+                        auto r = runWithLayout(model, {{"x", x.get()}}, "packed", threads, nullptr,
+                                               BackendConfig::Precision_High, memory);
+                        ASSERT_EQ(r.code, NO_ERROR) << caseName(t);
+                        EXPECT_EQ(r.algorithms["pwdw"].rfind("packed-pwdw+mean", 0), 0u) << r.algorithms["pwdw"];
+                        EXPECT_EQ(r.layouts["m"], meanConv ? "NC16HW16" : "NCHW") << caseName(t);
+                        EXPECT_LT(maxRelativeDiff(r, ref), 1e-5)
+                            << caseName(t) << " tier " << tier << " threads " << threads << " memory " << (int)memory
+                            << " mean conv " << meanConv;
                     }
                 }
             }

@@ -161,6 +161,7 @@ static void fillTables() {
         f.packedDwName = "dwpack__scalar";
         f.packedPool = poolpack__scalar;
         f.packedPoolName = "poolpack__scalar";
+        f.packedSum = packsum__scalar;
         f.packedGather = pgather__scalar;
         f.packedGatherName = "pgather__scalar";
         fillNormResize(f);
@@ -200,6 +201,7 @@ static void fillTables() {
             f.packedDwName = "dwpack__sse41";
             f.packedPool = poolpack__sse41;
             f.packedPoolName = "poolpack__sse41";
+            f.packedSum = packsum__sse41;
         } else if (t == (int)CPUTier::AVX2) {
             f.unaryF32 = unary_f32__avx2;
             f.binaryF32 = binary_f32__avx2;
@@ -239,6 +241,7 @@ static void fillTables() {
             f.packedDwName = "dwpack__avx2";
             f.packedPool = poolpack__avx2;
             f.packedPoolName = "poolpack__avx2";
+            f.packedSum = packsum__avx2;
             f.packedGather = pgather__avx2;
             f.packedGatherName = "pgather__avx2";
         } else {
@@ -272,6 +275,7 @@ static void fillTables() {
             f.packedDwName = "dwpack__avx512";
             f.packedPool = poolpack__avx512;
             f.packedPoolName = "poolpack__avx512";
+            f.packedSum = packsum__avx512;
             f.packedGather = pgather__avx512;
             f.packedGatherName = "pgather__avx512";
         }

@@ -340,6 +340,8 @@ struct CPUCoreFunctions {
     const char* packedDwName = "";
     PackedPoolKernel packedPool = nullptr;  // poolpack__<isa>
     const char* packedPoolName = "";
+    /** acc[l] += sum_{p < positions} x[p * 16 + l] (packed positions of one block; a fixed order) */
+    void (*packedSum)(const float* x, int64_t positions, float* acc) = nullptr;  // packsum__<isa>
     PackedGatherKernel packedGather = nullptr;  // pgather__<isa>
     const char* packedGatherName = "";
     // normalisation and resize rows
@@ -381,6 +383,7 @@ void binary_f32__scalar(int op, const float* a, const float* b, float* c, int64_
 void pconv_4x64__scalar(const PackedConvTile* tile);
 void dwpack__scalar(const PackedDwRow* row);
 void poolpack__scalar(const PackedPoolRow* row);
+void packsum__scalar(const float* x, int64_t positions, float* acc);
 void pgather__scalar(const PackedGatherBlock* block);
 void wino_input__scalar(const float* d, const float* bt, int alpha, int nr, float* v, int64_t xiStride);
 void wino_output__scalar(const float* o, int64_t xiStride, const float* at, int alpha, int m, int nr, float bias,
@@ -459,10 +462,13 @@ void pwino_output1d__avx512(const float* o, int64_t eStride, const float* at, in
                             const float* bias, float* y, int64_t yRowStride, int rows, int cols, const GemmPost* post);
 void dwpack__sse41(const PackedDwRow* row);
 void poolpack__sse41(const PackedPoolRow* row);
+void packsum__sse41(const float* x, int64_t positions, float* acc);
 void dwpack__avx2(const PackedDwRow* row);
 void poolpack__avx2(const PackedPoolRow* row);
+void packsum__avx2(const float* x, int64_t positions, float* acc);
 void dwpack__avx512(const PackedDwRow* row);
 void poolpack__avx512(const PackedPoolRow* row);
+void packsum__avx512(const float* x, int64_t positions, float* acc);
 void pgather__avx2(const PackedGatherBlock* block);
 void pgather__avx512(const PackedGatherBlock* block);
 void sgemm_4x8__sse41(int64_t k, const float* a, const float* b, float* c, int64_t ldc, const float* bias,

@@ -17,4 +17,7 @@ void dwpack__scalar(const PackedDwRow* row) {
 void poolpack__scalar(const PackedPoolRow* row) {
     pkPoolRow(row);
 }
+void packsum__scalar(const float* x, int64_t positions, float* acc) {
+    pkSumPositions(x, positions, acc);
+}
 }  // namespace MNN

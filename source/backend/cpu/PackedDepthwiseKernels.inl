@@ -414,3 +414,27 @@ static void pkPoolRow(const MNN::PackedPoolRow* r) {
         pkPoolRowT<0>(r);
     }
 }
+
+/**
+ * acc[l] += the sum over positions p < n of x[p * 16 + l]: four positions' partial sums at a time
+ * (independent chains), added in a fixed order, so a given n and x always give the same bits
+ */
+static void pkSumPositions(const float* x, int64_t n, float* acc) {
+    PkVec a[4][kPkNV] = {};
+    int64_t p = 0;
+    for (; p + 4 <= n; p += 4) {
+        for (int j = 0; j < 4; ++j) {
+            for (int v = 0; v < kPkNV; ++v) {
+                a[j][v] += pkLoad(x + (p + j) * 16 + v * kPkL);
+            }
+        }
+    }
+    for (; p < n; ++p) {
+        for (int v = 0; v < kPkNV; ++v) {
+            a[0][v] += pkLoad(x + p * 16 + v * kPkL);
+        }
+    }
+    for (int v = 0; v < kPkNV; ++v) {
+        pkStore(acc + v * kPkL, pkLoad(acc + v * kPkL) + ((a[0][v] + a[1][v]) + (a[2][v] + a[3][v])));
+    }
+}

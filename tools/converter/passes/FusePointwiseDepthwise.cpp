@@ -3,6 +3,9 @@
 // PointwiseDepthwise op. The CPU kernel then computes the expanded [N, E, H, W] tensor in row
 // bands that stay in cache instead of writing and re-reading it whole. Runs once after the other
 // passes, so both convolutions already carry their fused activations (Clip / Relu / HardSwish / SiLU).
+// fusePlaneMean then gives a PointwiseDepthwise whose output a GlobalAveragePool reads (the squeeze
+// of a squeeze-excite block) that pool's output as its second output M: the kernel sums the rows
+// while they are in cache instead of the pool reading the whole tensor back.
 #include "Passes.hpp"
 
 namespace MNN {
@@ -120,6 +123,35 @@ bool fusePointwiseDepthwise(Graph& g) {
         dw.param.Set(std::move(p));
         dead[i] = true;
         changed = true;
+    }
+    if (changed) {
+        g.eraseOps(dead);
+    }
+    return changed;
+}
+
+bool fusePlaneMean(Graph& g) {
+    auto cons = g.consumers();
+    std::vector<bool> dead(g.ops.size(), false);
+    bool changed = false;
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+        auto& op = *g.ops[i];
+        if (op.type != Schema::OpType::PointwiseDepthwise || op.outputs.size() != 1 || op.outputs[0] < 0) {
+            continue;
+        }
+        for (int c : cons[op.outputs[0]]) {
+            auto& pool = *g.ops[c];
+            auto p = pool.type == Schema::OpType::Pooling ? pool.param.AsPoolParam() : nullptr;
+            if (dead[c] || (size_t)c == i || !p || !p->global || p->type != Schema::PoolType::AVERAGEPOOL ||
+                pool.inputs.size() != 1 || pool.outputs.size() != 1 || pool.outputs[0] < 0) {
+                continue;
+            }
+            // Y is 4-D (the shape function's [N, E, OH, OW]): the global pool's output is [N, E, 1, 1]
+            op.outputs.push_back(pool.outputs[0]);
+            dead[c] = true;
+            changed = true;
+            break;
+        }
     }
     if (changed) {
         g.eraseOps(dead);

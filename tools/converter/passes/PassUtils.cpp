@@ -73,6 +73,9 @@ void runPasses(Graph& g) {
     if (fusePointwiseDepthwise(g)) {
         removeDeadNodes(g);
     }
+    if (fusePlaneMean(g)) {
+        removeDeadNodes(g);
+    }
     if (fuseInputScale(g)) {
         removeDeadNodes(g);
     }

@@ -50,6 +50,12 @@ bool fuseChannelShuffleIO(Graph& g);
  */
 bool fusePointwiseDepthwise(Graph& g);
 /**
+ * a PointwiseDepthwise (one output Y) read by a global AveragePool -> the pool's output becomes the
+ * PointwiseDepthwise's second output M (Y's mean over its plane) and the pool goes. Run after
+ * fusePointwiseDepthwise.
+ */
+bool fusePlaneMean(Graph& g);
+/**
  * Mul(X, S) (X [N, C, H...], S [1 or N, C, 1...], neither constant; static shapes) read only by a
  * Convolution (X, W, [B]) as X -> Convolution(X, W, B, S): the squeeze-excite scale as the
  * convolution's input scale. Run after the fixed point, not inside it.

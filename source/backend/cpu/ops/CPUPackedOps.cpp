@@ -32,9 +32,11 @@ int cpuPackedSupport(const Schema::Op* op, const std::vector<Tensor*>& inputs, c
     if (op->type() == Schema::OpType::Reduce) {
         return packedReduceSupported(op, inputs, outputs) ? Backend::PACKED_MIXED : Backend::PACKED_NONE;
     }
-    // one output, except ChannelShuffle (equal channel parts)
+    // one output, except ChannelShuffle (equal channel parts) and PointwiseDepthwise (Y and its mean M)
+    const bool pwdwMean =
+        op->type() == Schema::OpType::PointwiseDepthwise && outputs.size() == 2 && isFloat4d(outputs[1]);
     if (inputs.empty() || outputs.empty() || !isFloat4d(outputs[0]) ||
-        (outputs.size() != 1 && op->type() != Schema::OpType::ChannelShuffle)) {
+        (outputs.size() != 1 && op->type() != Schema::OpType::ChannelShuffle && !pwdwMean)) {
         return Backend::PACKED_NONE;
     }
     switch (op->type()) {

@@ -1,7 +1,8 @@
 // PointwiseDepthwise on the plain layout: the two convolutions one after the other through the
 // Convolution Executions (fast or reference, MNN_CONV_ALGO applies to both), the intermediate
-// [N, E, H, W] in a tensor planned for this op only. With MNN_CONV_ALGO=reference this is the
-// oracle the banded packed kernel (CPUPointwiseDepthwisePacked.cpp) is tested against.
+// [N, E, H, W] in a tensor planned for this op only; the optional mean output M [N, E, 1, 1] summed
+// from Y afterwards (in double). With MNN_CONV_ALGO=reference this is the oracle the banded packed
+// kernel (CPUPointwiseDepthwisePacked.cpp) is tested against.
 #include <memory>
 #include <string>
 #include "CPUConvolutionFast.hpp"
@@ -61,7 +62,7 @@ public:
         std::vector<Tensor*> midOut = {mMid.get()};
         auto code = mFirst->onResize(mFirstIn, midOut);
         if (code == NO_ERROR) {
-            code = mSecond->onResize(mSecondIn, outputs);
+            code = mSecond->onResize(mSecondIn, {outputs[0]});
         }
         backend()->onReleaseBuffer(mMid.get(), Backend::DYNAMIC);
         return code;
@@ -70,10 +71,30 @@ public:
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         std::vector<Tensor*> midOut = {mMid.get()};
         auto code = mFirst->onExecute(mFirstIn, midOut);
-        return code == NO_ERROR ? mSecond->onExecute(mSecondIn, outputs) : code;
+        if (code == NO_ERROR) {
+            code = mSecond->onExecute(mSecondIn, {outputs[0]});
+        }
+        if (code == NO_ERROR && outputs.size() > 1) {
+            planeMeans(outputs[0], outputs[1]);
+        }
+        return code;
     }
 
 private:
+    /** m[n, e] = the mean of y[n, e, :, :] (the plain GlobalAveragePool) */
+    static void planeMeans(const Tensor* y, Tensor* m) {
+        const int64_t rows = (int64_t)y->length(0) * y->length(1);
+        const int64_t plane = (int64_t)y->length(2) * y->length(3);
+        const float* src = y->host<float>();
+        float* dst = m->host<float>();
+        for (int64_t r = 0; r < rows; ++r) {
+            double sum = 0.0;
+            for (int64_t i = 0; i < plane; ++i) {
+                sum += src[r * plane + i];
+            }
+            dst[r] = plane > 0 ? (float)(sum / (double)plane) : 0.0f;
+        }
+    }
     static Tensor* bias2(const std::vector<Tensor*>& inputs) {
         return inputs.size() > 4 ? inputs[4] : nullptr;
     }

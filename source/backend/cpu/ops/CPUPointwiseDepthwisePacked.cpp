@@ -6,7 +6,10 @@
 // them from there. The mid rows a band shares with the next (the depthwise window's overlap) are
 // moved to the buffer's top instead of being computed again. Threads get items of several sets
 // (nothing is computed twice) and, where the sets are too few, of several row ranges. A plain input
-// is packed into scratch first, a plain output is computed into scratch and unpacked.
+// is packed into scratch first, a plain output is computed into scratch and unpacked. The optional
+// mean output M (a squeeze-excite block's global average pool, fused by the converter) is summed
+// from each band's output rows right after the depthwise kernel wrote them (in L1 / L2): per item
+// and block, then over an image's items in item order, so the bits do not depend on the threads.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,9 +130,12 @@ struct PwDwJob {
     const float* b2;  // [midBlocks][16]
     const GemmPost* post1;
     const GemmPost* post2;
+    float* sums;  // null, or per item [set blocks][16]: the sums of the item's output rows (mean output)
+    int64_t sumFloats;
 
     void operator()(int item) const {
-        runItem(image, item / p->splits, item % p->splits, ring + (int64_t)item * p->ringFloats);
+        runItem(image, item / p->splits, item % p->splits, ring + (int64_t)item * p->ringFloats,
+                sums ? sums + (int64_t)item * sumFloats : nullptr);
     }
 
     // mid rows [r0, r1) of blocks [qb0, qb0 + Q) into rows [r0 - lo, r1 - lo) of their buffer blocks
@@ -183,9 +189,12 @@ struct PwDwJob {
 
     // output rows of one split for the groups of one set: bands outer, groups inner, so that a
     // band's input rows are read from cache by every group
-    void runItem(int n, int set, int split, float* buf) const {
+    void runItem(int n, int set, int split, float* buf, float* itemSums) const {
         const int gA = set * p->setGroups, gB = std::min(p->groups, gA + p->setGroups);
         const int blkA = gA * p->qMax, blkB = std::min(p->midBlocks, gB * p->qMax);
+        if (itemSums) {
+            std::fill(itemSums, itemSums + (int64_t)(blkB - blkA) * kCpuPack, 0.0f);
+        }
         const int oyA = (int)((int64_t)g->oh * split / p->splits),
                   oyB = (int)((int64_t)g->oh * (split + 1) / p->splits);
         const int64_t rowFloats = (int64_t)p->w * kCpuPack, blockFloats = (int64_t)p->ringRows * rowFloats;
@@ -240,9 +249,13 @@ struct PwDwJob {
                 }
                 for (int q = 0; q < Q; ++q) {
                     const int blk = qb0 + q;
+                    float* yb = y + ((int64_t)n * p->midBlocks + blk) * g->oh * g->ow * kCpuPack;
                     packedDwRows(*f, *g, gbuf + q * blockFloats, bufLo, w2 + (int64_t)blk * g->kh * g->kw * kCpuPack,
-                                 b2 + (int64_t)blk * kCpuPack,
-                                 y + ((int64_t)n * p->midBlocks + blk) * g->oh * g->ow * kCpuPack, o0, o1, post2);
+                                 b2 + (int64_t)blk * kCpuPack, yb, o0, o1, post2);
+                    if (itemSums) {
+                        f->packedSum(yb + (int64_t)o0 * g->ow * kCpuPack, (int64_t)(o1 - o0) * g->ow,
+                                     itemSums + (int64_t)(blk - blkA) * kCpuPack);
+                    }
                 }
             }
         }
@@ -345,11 +358,16 @@ public:
         mOutPacked = isCpuPacked(outputs[0]);
         mInScratch = mInPacked ? 0 : (int64_t)inFloats;
         mOutScratch = mOutPacked ? 0 : (int64_t)outFloats;
-        const size_t scratch = sizeof(float) * (size_t)(mInScratch + mOutScratch + p.items * p.ringFloats);
+        mMean = outputs.size() > 1;
+        mMeanPacked = mMean && isCpuPacked(outputs[1]);
+        mSumFloats = mMean ? (int64_t)setBlocks * kCpuPack : 0;
+        const size_t scratch =
+            sizeof(float) * (size_t)(mInScratch + mOutScratch + p.items * p.ringFloats + p.items * mSumFloats);
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(scratch)) {
             return OUT_OF_MEMORY;
         }
-        snprintf(mAlgo, sizeof(mAlgo), "packed-pwdw %s %s", mFuncs->packedConvName, mFuncs->packedDwName);
+        snprintf(mAlgo, sizeof(mAlgo), "packed-pwdw%s %s %s", mMean ? "+mean" : "", mFuncs->packedConvName,
+                 mFuncs->packedDwName);
         return NO_ERROR;
     }
 
@@ -376,10 +394,15 @@ public:
         job.b2 = mB2.data();
         job.post1 = mPost1.act ? &mPost1 : nullptr;
         job.post2 = mPost2.act ? &mPost2 : nullptr;
+        job.sums = mMean ? job.ring + p.items * p.ringFloats : nullptr;
+        job.sumFloats = mSumFloats;
         // one image after another: the rings are those of one image's items, whatever the batch
         for (int b = 0; b < p.n && p.items > 0; ++b) {
             job.image = b;
             parallelFor(mPool, (int)p.items, job);
+            if (mMean) {
+                writeMeans(job.sums, b, outputs[1]->host<float>());
+            }
         }
         if (!mOutPacked) {
             PackedRepackJob unpack{y, outputs[0]->host<float>(), p.e, p.midBlocks, (int64_t)mGeom.oh * mGeom.ow, false};
@@ -389,6 +412,37 @@ public:
     }
 
 private:
+    /** image b's means from its items' sums (sets x splits, summed over the splits in order) into M */
+    void writeMeans(const float* sums, int b, float* m) const {
+        const auto& p = mPlan;
+        const double plane = (double)mGeom.oh * mGeom.ow;
+        const float inv = plane > 0.0 ? (float)(1.0 / plane) : 0.0f;
+        for (int set = 0; set < p.sets; ++set) {
+            const int blkA = set * p.setGroups * p.qMax;
+            const int blkB = std::min(p.midBlocks, (set * p.setGroups + p.setGroups) * p.qMax);
+            for (int blk = blkA; blk < blkB; ++blk) {
+                float acc[kCpuPack] = {};
+                for (int split = 0; split < p.splits; ++split) {
+                    const float* s = sums + (int64_t)(set * p.splits + split) * mSumFloats + (blk - blkA) * kCpuPack;
+                    for (int l = 0; l < kCpuPack; ++l) {
+                        acc[l] += s[l];
+                    }
+                }
+                const int lanes = std::min(kCpuPack, p.e - blk * kCpuPack);
+                if (mMeanPacked) {
+                    float* d = m + ((int64_t)b * p.midBlocks + blk) * kCpuPack;
+                    for (int l = 0; l < kCpuPack; ++l) {
+                        d[l] = l < lanes ? acc[l] * inv : 0.0f;  // padding lanes 0, as packNC16 leaves them
+                    }
+                } else {
+                    for (int l = 0; l < lanes; ++l) {
+                        m[(int64_t)b * p.e + blk * kCpuPack + l] = acc[l] * inv;
+                    }
+                }
+            }
+        }
+    }
+
     ConvAttrs mPw, mDw;
     GemmPost mPost1, mPost2;
     ThreadPool* mPool = nullptr;
@@ -396,7 +450,8 @@ private:
     PwDwPlan mPlan{};
     DwPlaneGeom mGeom{};
     bool mInPacked = false, mOutPacked = false;
-    int64_t mInScratch = 0, mOutScratch = 0;
+    bool mMean = false, mMeanPacked = false;  // the mean output M, and its layout
+    int64_t mInScratch = 0, mOutScratch = 0, mSumFloats = 0;
     LargeVector<float> mW1;
     std::vector<float> mB1, mW2, mB2;
     char mAlgo[96];
@@ -431,9 +486,9 @@ Execution* createPackedPointwiseDepthwise(const std::vector<Tensor*>& inputs, co
     auto param = op->param_as_PointwiseDepthwiseParam();
     const Tensor* bias2 = inputs.size() > 4 ? inputs[4] : nullptr;
     if (!param || !param->pointwise() || !param->depthwise() || inputs.size() < 4 || inputs.size() > 5 ||
-        outputs.size() != 1 || !inputs[0] || inputs[0]->dimensions() != 4 || !CPUUtils::isFloat(inputs[0]) ||
-        !constFloat(inputs[1]) || !constFloat(inputs[3]) || (inputs[2] && !constFloat(inputs[2])) ||
-        (bias2 && !constFloat(bias2))) {
+        outputs.empty() || outputs.size() > 2 || !inputs[0] || inputs[0]->dimensions() != 4 ||
+        !CPUUtils::isFloat(inputs[0]) || !constFloat(inputs[1]) || !constFloat(inputs[3]) ||
+        (inputs[2] && !constFloat(inputs[2])) || (bias2 && !constFloat(bias2))) {
         return nullptr;
     }
     if (!isCpuPacked(inputs[0]) && !isCpuPacked(outputs[0])) {

@@ -18,5 +18,8 @@ void dwpack__avx2(const PackedDwRow* row) {
 void poolpack__avx2(const PackedPoolRow* row) {
     pkPoolRow(row);
 }
+void packsum__avx2(const float* x, int64_t positions, float* acc) {
+    pkSumPositions(x, positions, acc);
+}
 }  // namespace MNN
 #endif

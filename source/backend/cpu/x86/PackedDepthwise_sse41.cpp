@@ -18,5 +18,8 @@ void dwpack__sse41(const PackedDwRow* row) {
 void poolpack__sse41(const PackedPoolRow* row) {
     pkPoolRow(row);
 }
+void packsum__sse41(const float* x, int64_t positions, float* acc) {
+    pkSumPositions(x, positions, acc);
+}
 }  // namespace MNN
 #endif
