@@ -172,6 +172,9 @@ TEST(PackedDepthwisePool, PoolingMatchesReferenceOnEveryTierAndThreadCount) {
         // a half-block last), a 3x3 stride-2 max pool over 200 channels (13 items in 5 tasks)
         {2, 1000, 7, 7, PT::AVERAGEPOOL, true, 0, 1, 1, {}, false, false, 0},
         {1, 200, 14, 14, PT::MAXPOOL, false, 3, 2, 1, {1, 1, 1, 1}, false, false, 0},
+        // global averages of odd planes, NaN inside
+        {1, 40, 21, 19, PT::AVERAGEPOOL, true, 0, 1, 1, {}, false, false, 0},
+        {2, 24, 9, 13, PT::AVERAGEPOOL, true, 0, 1, 1, {}, false, false, 29},
     };
     const int best = (int)cpuFeatures().best;
     for (size_t ci = 0; ci < cases.size(); ++ci) {
