@@ -1,20 +1,21 @@
 // AVX-512 math shared by the AVX-512 files (Elementwise, PackedConv): included inside their own
 // anonymous namespace, after <immintrin.h>, by files compiled with -mavx512f only.
 /**
- * 16 sigmoids at once (AVX-512 tier): 1 / (1 + e), e = exp(-x) for x clamped to [-88, 88] (e stays
- * finite; sigmoid(88) = 1; below -88 the result is 0 under a mask). exp by ewExp's reduction (n = round(-x log2 e),
- * r = -x - n ln 2 in two parts; here r' = -r is formed and the odd coefficients change sign, so -x is
- * never computed), n rounded by adding and subtracting 1.5 * 2^23 (two flexible operations where
+ * 16 sigmoids at once (AVX-512 tier): 1 / (1 + e), e = exp(-x) for x clamped to at most 88
+ * (sigmoid(88) = 1; below -88, where e overflows, the result is 0 under a mask). exp by ewExp's
+ * reduction (n = round(-x log2 e), r = -x - n ln 2 in two parts; here r' = -r is formed and the odd
+ * coefficients change sign, so -x is never computed), n rounded by adding and subtracting 1.5 * 2^23 (two flexible operations where
  * vrndscaleps is a multiply and a two-uop round on the shuffle / FP port 0), a degree-5 fit of e^r
  * on [-ln2/2, ln2/2] in one Horner chain (relative error 2.3e-7 in float; coefficients computed for
  * this kernel by iteratively reweighted least squares), vscalefps for the 2^n scaling, then
- * vrcp14ps and one Newton step. NaN propagates (the clamps keep their second operand, x). 17
+ * vrcp14ps and one Newton step. NaN propagates (the clamp keeps its second operand, x). 16
  * operations where the earlier form (exp(-|x|), then e / (1 + e) under a mask for negative x) took
  * 19: SiLU is a fifth of efficientnet_b0's time (every expanded and depthwise output), -9..14% per
  * sigmoid in a loop over L1 on the Xeon.
  */
 static inline __m512 ewSigmoid16(__m512 x) {
-    const __m512 xc = _mm512_max_ps(_mm512_set1_ps(-88.0f), _mm512_min_ps(_mm512_set1_ps(88.0f), x));
+    // above 88 exp(-x) would be denormal (and inf would give NaN); below -88 the mask decides
+    const __m512 xc = _mm512_min_ps(_mm512_set1_ps(88.0f), x);
     const __m512 magic = _mm512_set1_ps(12582912.0f);  // 1.5 * 2^23: adding it rounds to an integer
     const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(xc, _mm512_set1_ps(-1.44269504088896341f), magic), magic);
     __m512 r = _mm512_fmadd_ps(n, _mm512_set1_ps(0.693359375f), xc);  // r' = x + n ln 2 = -r
@@ -27,7 +28,7 @@ static inline __m512 ewSigmoid16(__m512 x) {
     p = _mm512_fnmadd_ps(p, r, _mm512_set1_ps(1.0000001192e+0f));
     const __m512 d = _mm512_add_ps(_mm512_scalef_ps(p, n), _mm512_set1_ps(1.0f));
     const __m512 rc = _mm512_rcp14_ps(d);
-    // below -88 (where the clamp would leave 6e-39): 0, as the float exp(-x) overflowing would
+    // below -88 (exp(-x) overflows: d = inf, rc = 0, the Newton step NaN): 0, NaN kept
     const __mmask16 live = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-88.0f), _CMP_NLT_UQ);  // NaN too
     return _mm512_maskz_mul_ps(live, rc, _mm512_fnmadd_ps(d, rc, _mm512_set1_ps(2.0f)));
 }
