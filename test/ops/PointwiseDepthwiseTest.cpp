@@ -198,6 +198,11 @@ TEST(PointwiseDepthwise, MeanOutputMatchesTheGlobalPool) {
             ASSERT_EQ(plainFast.code, NO_ERROR) << caseName(t);
             EXPECT_LT(maxRelativeDiff(plainRef, ref), 1e-6) << caseName(t);
             EXPECT_LT(maxRelativeDiff(plainFast, ref), 1e-5) << caseName(t);
+            // packed neighbours, the reference pair through the converting adapter (two outputs)
+            auto adapted = runWithLayout(model, {{"x", x.get()}}, "packed", 2, "reference");
+            ASSERT_EQ(adapted.code, NO_ERROR) << caseName(t);
+            EXPECT_EQ(adapted.layouts["u"], "NC16HW16") << adapted.algorithms["pwdw"];
+            EXPECT_LT(maxRelativeDiff(adapted, ref), 1e-6) << caseName(t);
             const int best = (int)cpuFeatures().best;
             for (int tier = 0; tier <= best; ++tier) {
                 cpuSetTierOverride(tier);
