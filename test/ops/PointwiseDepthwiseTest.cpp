@@ -103,6 +103,27 @@ std::string caseName(const PwDwCase& t) {
            " d" + std::to_string(t.dil);
 }
 
+/**
+ * the packed model on every ISA tier, at 1-3 threads, with the normal and the smallest bands
+ * (Memory_Low, Precision_High); check(run, label) sees each run, label naming tier / threads / memory
+ */
+template <class Check>
+void forEachPackedRun(const std::vector<uint8_t>& model, const Tensor* x, Check check) {
+    const int best = (int)cpuFeatures().best;
+    for (int tier = 0; tier <= best; ++tier) {
+        cpuSetTierOverride(tier);
+        for (int threads = 1; threads <= 3; ++threads) {
+            for (auto memory : {BackendConfig::Memory_Normal, BackendConfig::Memory_Low}) {
+                auto r =
+                    runWithLayout(model, {{"x", x}}, "packed", threads, nullptr, BackendConfig::Precision_High, memory);
+                check(r, " tier " + std::to_string(tier) + " threads " + std::to_string(threads) + " memory " +
+                             std::to_string((int)memory));
+            }
+        }
+    }
+    cpuSetTierOverride(-1);
+}
+
 TEST(PointwiseDepthwise, PlainPairEqualsUnfusedConvolutions) {
     for (const auto& t : cases()) {
         for (bool biases : {true, false}) {
@@ -127,28 +148,17 @@ TEST(PointwiseDepthwise, PackedBandsMatchReference) {
             auto x = makeTensor({t.n, t.c, t.h, t.w}, randomFloats((size_t)t.n * t.c * t.h * t.w, 8));
             auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
             ASSERT_EQ(ref.code, NO_ERROR) << caseName(t);
-            const int best = (int)cpuFeatures().best;
-            for (int tier = 0; tier <= best; ++tier) {
-                cpuSetTierOverride(tier);
-                for (int threads = 1; threads <= 3; ++threads) {
-                    for (auto memory : {BackendConfig::Memory_Normal, BackendConfig::Memory_Low}) {
-                        auto r = runWithLayout(model, {{"x", x.get()}}, "packed", threads, nullptr,
-                                               BackendConfig::Precision_High, memory);
-                        ASSERT_EQ(r.code, NO_ERROR) << caseName(t);
-                        EXPECT_EQ(r.algorithms["pwdw"].rfind("packed-pwdw", 0), 0u) << r.algorithms["pwdw"];
-                        if (neighbours & kBefore) {
-                            EXPECT_EQ(r.layouts["t"], "NC16HW16");
-                        }
-                        if (neighbours & kAfter) {
-                            EXPECT_EQ(r.layouts["u"], "NC16HW16");
-                        }
-                        EXPECT_LT(maxRelativeDiff(r, ref), 1e-5)
-                            << caseName(t) << " tier " << tier << " threads " << threads << " memory " << (int)memory
-                            << " neighbours " << neighbours;
-                    }
+            forEachPackedRun(model, x.get(), [&](LayoutRun& r, const std::string& run) {
+                ASSERT_EQ(r.code, NO_ERROR) << caseName(t);
+                EXPECT_EQ(r.algorithms["pwdw"].rfind("packed-pwdw", 0), 0u) << r.algorithms["pwdw"];
+                if (neighbours & kBefore) {
+                    EXPECT_EQ(r.layouts["t"], "NC16HW16");
                 }
-            }
-            cpuSetTierOverride(-1);
+                if (neighbours & kAfter) {
+                    EXPECT_EQ(r.layouts["u"], "NC16HW16");
+                }
+                EXPECT_LT(maxRelativeDiff(r, ref), 1e-5) << caseName(t) << run << " neighbours " << neighbours;
+            });
         }
     }
 }
@@ -203,23 +213,12 @@ TEST(PointwiseDepthwise, MeanOutputMatchesTheGlobalPool) {
             ASSERT_EQ(adapted.code, NO_ERROR) << caseName(t);
             EXPECT_EQ(adapted.layouts["u"], "NC16HW16") << adapted.algorithms["pwdw"];
             EXPECT_LT(maxRelativeDiff(adapted, ref), 1e-6) << caseName(t);
-            const int best = (int)cpuFeatures().best;
-            for (int tier = 0; tier <= best; ++tier) {
-                cpuSetTierOverride(tier);
-                for (int threads = 1; threads <= 3; ++threads) {
-                    for (auto memory : {BackendConfig::Memory_Normal, BackendConfig::Memory_Low}) {
-                        auto r = runWithLayout(model, {{"x", x.get()}}, "packed", threads, nullptr,
-                                               BackendConfig::Precision_High, memory);
-                        ASSERT_EQ(r.code, NO_ERROR) << caseName(t);
-                        EXPECT_EQ(r.algorithms["pwdw"].rfind("packed-pwdw+mean", 0), 0u) << r.algorithms["pwdw"];
-                        EXPECT_EQ(r.layouts["m"], meanConv ? "NC16HW16" : "NCHW") << caseName(t);
-                        EXPECT_LT(maxRelativeDiff(r, ref), 1e-5)
-                            << caseName(t) << " tier " << tier << " threads " << threads << " memory " << (int)memory
-                            << " mean conv " << meanConv;
-                    }
-                }
-            }
-            cpuSetTierOverride(-1);
+            forEachPackedRun(model, x.get(), [&](LayoutRun& r, const std::string& run) {
+                ASSERT_EQ(r.code, NO_ERROR) << caseName(t);
+                EXPECT_EQ(r.algorithms["pwdw"].rfind("packed-pwdw+mean", 0), 0u) << r.algorithms["pwdw"];
+                EXPECT_EQ(r.layouts["m"], meanConv ? "NC16HW16" : "NCHW") << caseName(t);
+                EXPECT_LT(maxRelativeDiff(r, ref), 1e-5) << caseName(t) << run << " mean conv " << meanConv;
+            });
         }
     }
 }

@@ -4,14 +4,16 @@
  * 16 sigmoids at once (AVX-512 tier): 1 / (1 + e), e = exp(-x) for x clamped to at most 88
  * (sigmoid(88) = 1; below -88, where e overflows, the result is 0 under a mask). exp by ewExp's
  * reduction (n = round(-x log2 e), r = -x - n ln 2 in two parts; here r' = -r is formed and the odd
- * coefficients change sign, so -x is never computed), n rounded by adding and subtracting 1.5 * 2^23 (two flexible operations where
- * vrndscaleps is a multiply and a two-uop round on the shuffle / FP port 0), a degree-5 fit of e^r
- * on [-ln2/2, ln2/2] in one Horner chain (relative error 2.3e-7 in float; coefficients computed for
- * this kernel by iteratively reweighted least squares), vscalefps for the 2^n scaling, then
- * vrcp14ps and one Newton step. NaN propagates (the clamp keeps its second operand, x). 16
- * operations where the earlier form (exp(-|x|), then e / (1 + e) under a mask for negative x) took
- * 19: SiLU is a fifth of efficientnet_b0's time (every expanded and depthwise output), -9..14% per
- * sigmoid in a loop over L1 on the Xeon.
+ * coefficients change sign, so -x is never computed), n rounded by adding and subtracting 1.5 * 2^23
+ * (two flexible operations where vrndscaleps is a multiply and a two-uop round on port 0), a
+ * degree-5 fit of e^r on [-ln2/2, ln2/2] in one Horner chain (relative error 2.3e-7 in float;
+ * coefficients computed for this kernel by iteratively reweighted least squares), vscalefps for the
+ * 2^n scaling, then vrcp14ps and one Newton step (without it the error reaches 6e-5, and
+ * efficientnet_b0's 3.5e-3 against PyTorch). NaN propagates (the clamp keeps its second operand,
+ * x). 16 operations where the earlier form (exp(-|x|), then e / (1 + e) under a mask for negative x)
+ * took 19, all on the two 512-bit ports: SiLU is a fifth of efficientnet_b0's time (every expanded
+ * and depthwise output); the model -1.7% at one thread on the Xeon (two builds alternating in one
+ * process, benchmark/ab/libs_ab.py).
  */
 static inline __m512 ewSigmoid16(__m512 x) {
     // above 88 exp(-x) would be denormal (and inf would give NaN); below -88 the mask decides
