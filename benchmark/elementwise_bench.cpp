@@ -15,9 +15,9 @@ namespace {
 constexpr int64_t kElements = 16 * 56 * 56;
 
 const char* unaryName(int op) {
-    static const char* names[kVecUnaryOpCount] = {"relu",       "clip", "sigmoid", "silu",   "hard_sigmoid",
-                                                  "hard_swish", "tanh", "exp",     "gelu",   "gelu_tanh",
-                                                  "leaky_relu", "abs",  "neg",     "square", "reciprocal"};
+    static const char* names[kVecUnaryOpCount] = {
+        "relu", "clip",      "sigmoid",    "silu", "hard_sigmoid", "hard_swish", "tanh",       "exp",
+        "gelu", "gelu_tanh", "leaky_relu", "abs",  "neg",          "square",     "reciprocal", "silu_fast"};
     return op >= 0 && op < kVecUnaryOpCount ? names[op] : "?";
 }
 

@@ -1,6 +1,7 @@
 // The packed-layout convolution tile kernels (PackedConvTile) of every ISA tier this CPU has against a
 // plain double loop: every P <= pcPMax and Q <= pcQMax, last-block lanes 1..16, a permuted subset of
-// taps, position strides 16 / 32, accumulate 0 / 1, fused activations 0..3, prefetch 0 / 1, 1..3 runs
+// taps, position strides 16 / 32, accumulate 0 / 1, fused activations 0..3 (3: HardSwish, SiLU, SiLU
+// below Precision_High), prefetch 0 / 1, 1..3 runs
 // of the tile along its positions (PackedConvTile::runs), output
 // channels in the last block (yLastLanes: skipped lanes must read 0) and half weights (wHalf) on the
 // tiers that take them. Input padding lanes,
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <algorithm>
 #include <random>
 #include <string>
@@ -37,7 +39,7 @@ double refAct(double v, int act, int unaryOp, double lo, double hi) {
         case 2:
             return std::min(std::max(v, lo), hi);
         case 3:
-            if (unaryOp == (int)VecUnaryOp::SILU) {
+            if (unaryOp == (int)VecUnaryOp::SILU || unaryOp == (int)VecUnaryOp::SILU_FAST) {
                 return v / (1.0 + exp(-v));
             }
             return v * std::min(std::max(v + 3.0, 0.0), 6.0) / 6.0;  // HARD_SWISH
@@ -52,6 +54,7 @@ struct KernelCase {
     bool half = false;    // weights through PackedConvTile::wHalf (the oracle uses the rounded weights)
     int yLastLanes = 16;  // PackedConvTile::yLastLanes: lanes at or past it in block Q - 1 hold the value or 0
     int runs = 1;         // PackedConvTile::runs: P * runs positions
+    int unaryOp = -1;     // act 3's VecUnaryOp (-1: HardSwish, SiLU or SILU_FAST by P and kLast)
 };
 
 // the yLastLanes a case runs with, spread over the cases
@@ -61,7 +64,9 @@ int pickLastLanes(int i) {
 }
 
 // returns an empty string when the tile matches, else a description of the first mismatch
-std::string checkTile(const CPUCoreFunctions& f, const KernelCase& c, unsigned seed, int* skipped) {
+// (yOut: the output buffer after the kernel, block rows yBlockStride = P * runs * 16 + 32 apart)
+std::string checkTile(const CPUCoreFunctions& f, const KernelCase& c, unsigned seed, int* skipped,
+                      std::vector<float>* yOut = nullptr) {
     const int tapsAll = 5;
     const int taps = 3;
     const int32_t tapIdx[taps] = {3, 0, 4};
@@ -118,7 +123,8 @@ std::string checkTile(const CPUCoreFunctions& f, const KernelCase& c, unsigned s
     post.lo = -0.25f;
     post.hi = 0.5f;
     post.unary = f.unaryF32;
-    post.unaryOp = (int)((c.P + c.kLast) % 2 ? VecUnaryOp::SILU : VecUnaryOp::HARD_SWISH);
+    static const VecUnaryOp kInRegs[3] = {VecUnaryOp::HARD_SWISH, VecUnaryOp::SILU, VecUnaryOp::SILU_FAST};
+    post.unaryOp = c.unaryOp >= 0 ? c.unaryOp : (int)kInRegs[(c.P + c.kLast) % 3];
     PackedConvTile t;
     t.x = x.data();
     t.xPosStride = c.xs;
@@ -142,6 +148,9 @@ std::string checkTile(const CPUCoreFunctions& f, const KernelCase& c, unsigned s
     t.prefetch = c.prefetch;
     t.yLastLanes = c.yLastLanes;
     f.packedConv(&t);
+    if (yOut) {
+        *yOut = y;
+    }
     const int K = c.kBlocks * taps * 16;
     char buf[256];
     for (int q = 0; q < Q; ++q) {
@@ -283,6 +292,45 @@ TEST(PackedConvKernel, EveryActivationOnTheWidestTile) {
                             checkTile(f, c, 77u + (unsigned)(act * 4 + accumulate + kLast), &skipped);
                         ASSERT_EQ(err, "") << f.packedConvName << " act " << act << " acc " << accumulate << " kLast "
                                            << kLast << " yLastLanes " << lastLanes;
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(PackedConvKernel, InRegisterActivationsEqualTheUnaryKernel) {
+    // SiLU (both accuracies) and HardSwish, applied in registers by the tiers that do (AVX2, AVX-512),
+    // give the table's unary kernel's bits on the tile's unactivated output: the unary kernels'
+    // bounds (ElementwiseFast.UnaryKernelsAgainstDoubleOnEveryTier) then hold for the fused ones,
+    // which checkTile's accumulation tolerance could not show
+    const int best = (int)cpuFeatures().best;
+    const VecUnaryOp ops[3] = {VecUnaryOp::SILU, VecUnaryOp::SILU_FAST, VecUnaryOp::HARD_SWISH};
+    for (int tier = 0; tier <= best; ++tier) {
+        const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+        for (int P = 1; P <= f.pcPMax; ++P) {
+            for (int Q = 1; Q <= f.pcQMax; ++Q) {
+                for (VecUnaryOp op : ops) {
+                    KernelCase c{P, Q, 2, 16, 16, P % 2, 0};
+                    c.yLastLanes = (P + Q) % 2 ? 16 : 5;  // 5: AVX-512's half-block (ymm) tiles
+                    c.runs = 1 + P % 2;
+                    const unsigned seed = 500u + (unsigned)(P * 16 + Q);
+                    int skipped = 0;
+                    std::vector<float> plain, fused;
+                    ASSERT_EQ(checkTile(f, c, seed, &skipped, &plain), "");
+                    c.act = 3;
+                    c.unaryOp = (int)op;
+                    ASSERT_EQ(checkTile(f, c, seed, &skipped, &fused), "");
+                    ASSERT_EQ(plain.size(), fused.size());
+                    const int64_t yBlockStride = (int64_t)P * c.runs * 16 + 32;
+                    for (int q = 0; q < Q; ++q) {
+                        float* row = plain.data() + q * yBlockStride;
+                        f.unaryF32((int)op, row, row, (int64_t)P * c.runs * 16, 0.0f, 0.0f);
+                    }
+                    for (size_t i = 0; i < plain.size(); ++i) {
+                        ASSERT_EQ(memcmp(&plain[i], &fused[i], sizeof(float)), 0)
+                            << f.packedConvName << " op " << (int)op << " P " << P << " Q " << Q << " at " << i
+                            << ": fused " << fused[i] << " unary " << plain[i];
                     }
                 }
             }

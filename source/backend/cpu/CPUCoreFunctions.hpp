@@ -50,9 +50,12 @@ enum class VecUnaryOp : int {
     ABS,
     NEG,
     SQUARE,
-    RECIPROCAL
+    RECIPROCAL,
+    // SiLU with a sigmoid of relative error up to 3e-6 on the AVX-512 tier (elsewhere SILU's kernel):
+    // the convolutions' fused SiLU below Precision_High (CPUUtils::gemmPostFor)
+    SILU_FAST
 };
-constexpr int kVecUnaryOpCount = 15;
+constexpr int kVecUnaryOpCount = 16;
 /** float32 binary kernels of the table */
 enum class VecBinaryOp : int { ADD = 0, SUB, MUL, DIV, MAX, MIN };
 

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "SaturateCast.hpp"
+#include "backend/cpu/CPUBackend.hpp"
 
 namespace MNN {
 namespace CPUUtils {
@@ -135,7 +136,11 @@ bool halfWeights(const float* w, size_t n, LargeVector<uint16_t>* h) {
     return true;
 }
 
-GemmPost gemmPostFor(const ConvAttrs& attrs) {
+bool highPrecision(const Backend* b) {
+    return static_cast<const CPUBackend*>(b)->precision() == BackendConfig::Precision_High;
+}
+
+GemmPost gemmPostFor(const ConvAttrs& attrs, bool high) {
     GemmPost post;
     switch (attrs.activation) {
         case Schema::FusedActivation::RELU:
@@ -148,7 +153,7 @@ GemmPost gemmPostFor(const ConvAttrs& attrs) {
             break;
         case Schema::FusedActivation::SILU:
             post.act = 3;
-            post.unaryOp = (int)VecUnaryOp::SILU;
+            post.unaryOp = (int)(high ? VecUnaryOp::SILU : VecUnaryOp::SILU_FAST);
             break;
         case Schema::FusedActivation::HARD_SWISH:
             post.act = 3;

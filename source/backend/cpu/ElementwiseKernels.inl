@@ -119,6 +119,20 @@ static void ewUnary(int op, const float* x, float* y, int64_t n, float a, float 
             }
             return;
         }
+        case MNN::VecUnaryOp::SILU_FAST:
+#if defined(__AVX512F__)
+        {
+            int64_t i = 0;
+            for (; i + 16 <= n; i += 16) {
+                const __m512 v = _mm512_loadu_ps(x + i);
+                _mm512_storeu_ps(y + i, _mm512_mul_ps(v, ewSigmoid16Fast(v)));
+            }
+            for (; i < n; ++i) {
+                y[i] = x[i] * ewSigmoid(x[i]);
+            }
+            return;
+        }
+#endif
         case MNN::VecUnaryOp::SILU: {
             int64_t i = 0;
 #if defined(__AVX512F__)

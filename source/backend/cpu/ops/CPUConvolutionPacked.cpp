@@ -675,7 +675,7 @@ public:
             mPoolFused = true;
             mPoolAttrs = *pool;
         }
-        mPost = CPUUtils::gemmPostFor(attrs);
+        mPost = CPUUtils::gemmPostFor(attrs, CPUUtils::highPrecision(b));
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         packWeights(cpuCoreFunctions(), weight, bias);
         snprintf(mAlgo, sizeof(mAlgo), "packed %s", mFuncs->packedConvName);

@@ -91,7 +91,7 @@ public:
     CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m, int r, int axis,
                                  int stride = 1, bool s2d = false)
         : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m), mR(r), mAxis(axis), mStride(stride), mS2d(s2d) {
-        mPost = CPUUtils::gemmPostFor(attrs);
+        mPost = CPUUtils::gemmPostFor(attrs, CPUUtils::highPrecision(b));
         mPost.unary = f.unaryF32;
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         setAlgo("");

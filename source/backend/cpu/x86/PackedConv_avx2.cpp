@@ -241,8 +241,9 @@ inline __attribute__((always_inline)) void tileRun(const PackedConvTile* t, cons
     }
     const GemmPost* post = t->post;
     // SiLU / HardSwish in registers; other unary activations through the table's kernel below
-    const bool inRegs = post && post->act == 3 &&
-                        (post->unaryOp == (int)VecUnaryOp::SILU || post->unaryOp == (int)VecUnaryOp::HARD_SWISH);
+    // (SILU_FAST is SILU's kernel on this tier)
+    const bool silu = post && (post->unaryOp == (int)VecUnaryOp::SILU || post->unaryOp == (int)VecUnaryOp::SILU_FAST);
+    const bool inRegs = post && post->act == 3 && (silu || post->unaryOp == (int)VecUnaryOp::HARD_SWISH);
     if (post && post->act == 1) {
         const __m256 zero = _mm256_setzero_ps();
 #pragma GCC unroll 16
@@ -262,7 +263,6 @@ inline __attribute__((always_inline)) void tileRun(const PackedConvTile* t, cons
             }
         }
     } else if (inRegs) {
-        const bool silu = post->unaryOp == (int)VecUnaryOp::SILU;
 #pragma GCC unroll 16
         for (int p = 0; p < P; ++p) {
 #pragma GCC unroll 2

@@ -215,12 +215,16 @@ inline __attribute__((always_inline)) void clampTile(TileAcc<P, Q, HL>& acc, flo
     }
 }
 
-/** SiLU (S) or HardSwish in registers; ymm half blocks two positions to a zmm */
-template <bool S>
+/** in-register activations: kActSilu, kActSiluFast (VecUnaryOp::SILU_FAST) or HardSwish */
+constexpr int kActHardSwish = 0, kActSilu = 1, kActSiluFast = 2;
+/** the activation A of 16 values; ymm half blocks two positions to a zmm */
+template <int A>
 inline __attribute__((always_inline)) __m512 activate16(__m512 v) {
-    return S ? _mm512_mul_ps(v, ewSigmoid16(v)) : ewHardSwish16(v);
+    return A == kActSilu       ? _mm512_mul_ps(v, ewSigmoid16(v))
+           : A == kActSiluFast ? _mm512_mul_ps(v, ewSigmoid16Fast(v))
+                               : ewHardSwish16(v);
 }
-template <bool S, int P, int Q, bool HL>
+template <int S, int P, int Q, bool HL>
 inline __attribute__((always_inline)) void activateTile(TileAcc<P, Q, HL>& acc) {
     constexpr int QF = TileAcc<P, Q, HL>::QF;
 #pragma GCC unroll 16
@@ -322,11 +326,14 @@ inline __attribute__((always_inline)) void tileRun(const PackedConvTile* t, cons
     }
     // SiLU / HardSwish in registers; other unary activations through the table's kernel below
     const bool inRegs = post && post->act == 3 &&
-                        (post->unaryOp == (int)VecUnaryOp::SILU || post->unaryOp == (int)VecUnaryOp::HARD_SWISH);
-    if (inRegs && post->unaryOp == (int)VecUnaryOp::SILU) {
-        activateTile<true>(acc);
+                        (post->unaryOp == (int)VecUnaryOp::SILU || post->unaryOp == (int)VecUnaryOp::SILU_FAST ||
+                         post->unaryOp == (int)VecUnaryOp::HARD_SWISH);
+    if (inRegs && post->unaryOp == (int)VecUnaryOp::SILU_FAST) {
+        activateTile<kActSiluFast>(acc);
+    } else if (inRegs && post->unaryOp == (int)VecUnaryOp::SILU) {
+        activateTile<kActSilu>(acc);
     } else if (inRegs) {
-        activateTile<false>(acc);
+        activateTile<kActHardSwish>(acc);
     }
 #pragma GCC unroll 16
     for (int q = 0; q < QF; ++q) {
