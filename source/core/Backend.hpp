@@ -35,6 +35,16 @@ public:
         return NO_ERROR;
     }
     virtual ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) = 0;
+    /**
+     * the input whose buffer output 0 may be written over (-1: none): the op reads each element of
+     * that input only to compute the output element at the same byte offset, before it writes that
+     * element (a residual added in the store). The Session then plans output 0 as a view of the
+     * input when no later op reads the input and both have one shape and layout
+     * (Session::planInPlaceOutputs; MNN_INPLACE_OUTPUTS=0: never). Asked before onResize.
+     */
+    virtual int inPlaceInput() const {
+        return -1;
+    }
     /** the algorithm chosen at onResize, for profilers ("reference", "winograd F(4,3)"...) */
     virtual const char* algorithm() const {
         return "reference";

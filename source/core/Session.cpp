@@ -944,6 +944,62 @@ void Session::planConcatViews(std::vector<int>* viewParent, std::vector<int64_t>
     }
 }
 
+/**
+ * Outputs written over an input's buffer (Execution::inPlaceInput: a convolution's residual). Unit
+ * k's output o takes input r's buffer when r is read by nothing after k and by k once, is made by a
+ * unit of the same backend, and has o's type, shape and layout; neither may be a graph output or
+ * take part in an in-place Concat. r may itself be such an output: a chain (resnet's blocks) shares
+ * the first buffer, its root. root[t]: the root whose buffer t takes (-1: its own); rootEnd[q]: the
+ * unit after which root q is released (-1: q has no in-place output).
+ */
+void Session::planInPlaceOutputs(const std::vector<int>& lastUse, const std::vector<int>& viewParent,
+                                 std::vector<int>* root, std::vector<int>* rootEnd) {
+    const int tensorCount = (int)mTensors.size();
+    root->assign(tensorCount, -1);
+    rootEnd->assign(tensorCount, -1);
+    for (auto& up : mUnits) {
+        up->inPlaceInput = -1;
+    }
+    const char* env = ::getenv("MNN_INPLACE_OUTPUTS");
+    if (env && ::strcmp(env, "0") == 0) {
+        return;
+    }
+    std::vector<char> concatParent(tensorCount, 0);
+    for (int t = 0; t < tensorCount; ++t) {
+        if (viewParent[t] >= 0) {
+            concatParent[viewParent[t]] = 1;
+        }
+    }
+    for (size_t k = 0; k < mUnits.size(); ++k) {
+        auto& u = *mUnits[k];
+        const int j = u.elided || !u.execution || u.outputIdx.empty() ? -1 : u.execution->inPlaceInput();
+        if (j < 0 || j >= (int)u.inputIdx.size()) {
+            continue;
+        }
+        const int r = u.inputIdx[j], o = u.outputIdx[0];
+        if (r < 0 || o < 0 || r == o || std::count(u.inputIdx.begin(), u.inputIdx.end(), r) != 1 ||
+            std::count(u.outputIdx.begin(), u.outputIdx.end(), o) != 1 || lastUse[r] != (int)k || mProducer[r] < 0 ||
+            !releasable(r) || !releasable(o) || viewParent[r] >= 0 || viewParent[o] >= 0 || concatParent[r] ||
+            concatParent[o] || !u.backend->onViewSupport()) {
+            continue;
+        }
+        const int q = (*root)[r] >= 0 ? (*root)[r] : r;
+        const Tensor* rt = u.inputs[(size_t)j];
+        const Tensor* ot = u.outputs[0];
+        if (mUnits[mProducer[q]]->backend != u.backend || rt->getType() != ot->getType() ||
+            rt->getDimensionType() != ot->getDimensionType() ||
+            TensorUtils::describe(rt)->pack != TensorUtils::describe(ot)->pack ||
+            TensorUtils::shape(rt) != TensorUtils::shape(ot) ||
+            TensorUtils::byteSize(rt) != TensorUtils::byteSize(ot)) {
+            continue;
+        }
+        (*root)[o] = q;
+        u.inPlaceInput = j;
+        const int end = lastUse[o] >= 0 ? lastUse[o] : (int)k;
+        (*rootEnd)[q] = std::max({(*rootEnd)[q], lastUse[q], end});
+    }
+}
+
 ErrorCode Session::planMemory() {
     std::vector<Backend*> backends;
     for (auto& b : mBackends) {
@@ -983,6 +1039,16 @@ ErrorCode Session::planMemory() {
     std::vector<int> viewParent;
     std::vector<int64_t> viewOffset;
     planConcatViews(&viewParent, &viewOffset);
+    std::vector<int> inPlaceRoot, rootEnd;
+    planInPlaceOutputs(lastUse, viewParent, &inPlaceRoot, &rootEnd);
+    std::vector<std::vector<int>> rootsEndingAt(mUnits.size());
+    for (int t = 0; t < tensorCount; ++t) {
+        if (rootEnd[t] >= 0) {
+            rootsEndingAt[(size_t)rootEnd[t]].push_back(t);
+        }
+    }
+    // released by their own last use: not a root of in-place outputs, nor one of them (a view)
+    const auto ownsBuffer = [&](int t) { return inPlaceRoot[t] < 0 && rootEnd[t] < 0; };
     std::vector<char> acquired(tensorCount, 0);  // a Concat output acquired early for its views
     for (size_t k = 0; k < mUnits.size(); ++k) {
         auto& u = *mUnits[k];
@@ -999,6 +1065,8 @@ ErrorCode Session::planMemory() {
                     acquired[parent] = 1;
                 }
                 ok = ok && u.backend->onAcquireView(o, y, viewOffset[oi]);
+            } else if (inPlaceRoot[oi] >= 0) {
+                ok = u.backend->onAcquireView(o, mTensors[inPlaceRoot[oi]].get(), 0);
             } else if (!acquired[oi]) {
                 ok = u.backend->onAcquireBuffer(o, Backend::DYNAMIC);
             }
@@ -1027,15 +1095,18 @@ ErrorCode Session::planMemory() {
         for (size_t j = 0; j < u.inputIdx.size(); ++j) {
             int i = u.inputIdx[j];
             bool firstMention = std::find(u.inputIdx.begin(), u.inputIdx.begin() + j, i) == u.inputIdx.begin() + j;
-            if (i >= 0 && firstMention && lastUse[i] == (int)k && releasable(i) && mProducer[i] >= 0) {
+            if (i >= 0 && firstMention && lastUse[i] == (int)k && releasable(i) && mProducer[i] >= 0 && ownsBuffer(i)) {
                 mUnits[mProducer[i]]->backend->onReleaseBuffer(mTensors[i].get(), Backend::DYNAMIC);
             }
         }
         for (size_t j = 0; j < u.outputIdx.size(); ++j) {
             int o = u.outputIdx[j];
-            if (lastUse[o] < 0 && releasable(o)) {
+            if (lastUse[o] < 0 && releasable(o) && ownsBuffer(o)) {
                 u.backend->onReleaseBuffer(mTensors[o].get(), Backend::DYNAMIC);
             }
+        }
+        for (int q : rootsEndingAt[k]) {
+            mUnits[mProducer[q]]->backend->onReleaseBuffer(mTensors[q].get(), Backend::DYNAMIC);
         }
     }
     int64_t arena = 0;

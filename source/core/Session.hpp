@@ -111,6 +111,8 @@ private:
     bool valuesChanged() const;
     ErrorCode planMemory();
     void planConcatViews(std::vector<int>* viewParent, std::vector<int64_t>* viewOffset);
+    void planInPlaceOutputs(const std::vector<int>& lastUse, const std::vector<int>& viewParent, std::vector<int>* root,
+                            std::vector<int>* rootEnd);
     /** a tensor the memory plan may free after its last reader (no constant, input or saved tensor) */
     bool releasable(int t) const;
     /** decides which tensors are packed (after shapes are known, before Executions are made) */

@@ -41,6 +41,9 @@ std::vector<OpSummary> ops(const Session* session) {
         for (auto t : u->inputs) {
             s.inputs.push_back(t ? TensorUtils::describe(t)->name : std::string());
         }
+        if (u->inPlaceInput >= 0 && u->inPlaceInput < (int)s.inputs.size()) {
+            s.inPlaceOf = s.inputs[(size_t)u->inPlaceInput];
+        }
         for (auto t : u->outputs) {
             s.outputs.push_back(TensorUtils::describe(t)->name);
             s.outputShapes.push_back(TensorUtils::shape(t));

@@ -30,6 +30,8 @@ struct OpSummary {
     std::vector<std::string> outputTypes;
     /** "NCHW" (plain, the tensor's own layout) or the backend's packed layout ("NC16HW16") */
     std::vector<std::string> outputLayouts;
+    /** the input whose buffer output 0 is planned over (Execution::inPlaceInput), or "" */
+    std::string inPlaceOf;
 };
 
 /**

@@ -26,6 +26,8 @@ struct Session::Unit {
      * producers write the output in place, nothing runs for it
      */
     bool elided = false;
+    /** the input whose buffer output 0 takes (Execution::inPlaceInput, planned by the Session), or -1 */
+    int inPlaceInput = -1;
 };
 
 }  // namespace MNN
