@@ -337,3 +337,44 @@ TEST(PackedConvKernel, InRegisterActivationsEqualTheUnaryKernel) {
         }
     }
 }
+
+TEST(PackedConvKernel, WideTilesMatchPlainLoops) {
+    // the tiers with a wide tile (pcWideP positions, one block, a full last block: the 16-tile
+    // Winograd GEMMs) with float and half weights, every K tail, both strides, accumulation,
+    // activations, prefetch and runs
+    const int best = (int)cpuFeatures().best;
+    int cases = 0;
+    for (int tier = 0; tier <= best; ++tier) {
+        const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+        if (f.pcWideP == 0) {
+            continue;
+        }
+        EXPECT_GT(f.pcWideP, f.pcPMax) << f.packedConvName;
+        for (int half = 0; half < 2; ++half) {
+            for (int kLast = 1; kLast <= 16; ++kLast) {
+                for (int xs : {16, 32}) {
+                    KernelCase c;
+                    c.P = f.pcWideP;
+                    c.Q = 1;
+                    c.kBlocks = 1 + (kLast + half) % 3;
+                    c.kLast = kLast;
+                    c.xs = xs;
+                    c.accumulate = (kLast + xs / 16) % 2;
+                    c.act = (kLast + half) % 4;
+                    c.prefetch = kLast % 2;
+                    c.half = half != 0;
+                    c.yLastLanes = kLast % 3 == 0 ? 12 : 16;
+                    c.runs = 1 + kLast % 2;
+                    int skipped = 0;
+                    const std::string err = checkTile(f, c, (unsigned)(900 + kLast * 4 + half * 2 + xs / 16), &skipped);
+                    ASSERT_EQ(err, "") << f.packedConvName << " wide P " << c.P << " half " << half << " kLast "
+                                       << kLast << " xs " << xs;
+                    ++cases;
+                }
+            }
+        }
+    }
+    if (cpuFeatures().best >= CPUTier::AVX512) {
+        EXPECT_EQ(cases, 64);
+    }
+}

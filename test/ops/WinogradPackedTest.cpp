@@ -526,6 +526,54 @@ TEST(WinogradPacked, StreamedWeightsAsHalfBelowPrecisionHigh) {
     }
 }
 
+TEST(WinogradPacked, WideTilesForSixteenTileLayers) {
+    // F(2)'s streamed half U on a 7x7 plane (16 tiles per image) on a tier with a wide tile
+    // (pcWideP 16, Q = 1) at one thread: U grouped per output block, each image's 16 tiles in one
+    // pass ("wide"); at 2-3 threads the usual grouping. Batch 2 (a chunk per image) and a resize to
+    // 9x9 (25 tiles: the usual tiles over the same U, one block at a time), against the reference
+    // kernels
+    const Case c{Chain::PACKED_BOTH, 1, 384, 384, 7, 7, {1, 1, 1, 1}, Schema::FusedActivation::RELU};
+    const auto model = buildModel(c);
+    const int best = (int)cpuFeatures().best;
+    int wideRuns = 0;
+    for (const std::vector<int>& dims : std::vector<std::vector<int>>{{1, kX, 7, 7}, {2, kX, 7, 7}, {1, kX, 9, 9}}) {
+        const size_t count = (size_t)dims[0] * dims[1] * dims[2] * dims[3];
+        auto x = makeTensor(dims, randomFloats(count, 19 + (unsigned)dims[0] + (unsigned)dims[2]));
+        const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR);
+        const double bs = std::max(1.0, maxAbs(ref.b));
+        for (int tier = 0; tier <= best; ++tier) {
+            const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+            if (f.pcWideP == 0) {
+                continue;
+            }
+            cpuSetTierOverride(tier);
+            for (int threads = 1; threads <= 3; ++threads) {
+                const PwRun r =
+                    runCase(model, x.get(), "packed", threads, "winograd2", BackendConfig::Precision_Normal);
+                const std::string where = std::string(cpuTierName(f.tier)) + " " + std::to_string(dims[0]) + "x" +
+                                          std::to_string(dims[2]) + " threads " + std::to_string(threads);
+                ASSERT_EQ(r.code, NO_ERROR) << where;
+                const char* want =
+                    threads == 1 ? "packed-winograd-f16 F(2,3) wide " : "packed-winograd-f16 F(2,3) pwino";
+                EXPECT_EQ(r.algorithm.rfind(want, 0), 0u) << where << " " << r.algorithm;
+                ASSERT_EQ(r.b.size(), ref.b.size()) << where;
+                for (size_t i = 0; i < ref.b.size(); ++i) {
+                    if (!(fabs((double)r.b[i] - ref.b[i]) <= 3e-3 * bs)) {
+                        ADD_FAILURE() << where << " b[" << i << "] " << r.b[i] << " ref " << ref.b[i];
+                        break;
+                    }
+                }
+                wideRuns += threads == 1 ? 1 : 0;
+            }
+        }
+    }
+    cpuSetTierOverride(-1);
+    if (cpuFeatures().best >= CPUTier::AVX512) {
+        EXPECT_EQ(wideRuns, 3);
+    }
+}
+
 TEST(WinogradPacked, StrideTwoWindowsMatchReference) {
     // 3x3 windows at stride 2 as one transform of alpha 2m + 1 (makeStride2WinogradMatrices), forced
     // for m = 2, 3 (m = 4, 6 are not offered: the direct kernel runs), on every tier and 1-2 threads:

@@ -271,6 +271,7 @@ static void fillTables() {
             f.pcQMax = 2;
             f.pcHalfMaxP = 4;
             f.pcHalfTileP = 14;
+            f.pcWideP = 16;
             f.packedDw = dwpack__avx512;
             f.packedDwName = "dwpack__avx512";
             f.packedPool = poolpack__avx512;

@@ -179,6 +179,7 @@ struct PackedConvTile {
     /**
      * non-null: the weights as IEEE half (w's layout, w unused), for memory-bound products of few
      * positions (GEMV, streamed Winograd weights) at Precision_Normal; only where the table's pcHalfTileP >= P
+     * (or P == pcWideP)
      */
     const uint16_t* wHalf = nullptr;
     /**
@@ -333,6 +334,12 @@ struct CPUCoreFunctions {
     int pcPMaxHalf = 0;    // most positions of a tile of one block of at most 8 channels (0: pcPMax)
     int pcHalfMaxP = 0;    // GEMV-like products of at most this many positions per tile keep half weights (0: none)
     int pcHalfTileP = 0;   // most positions per tile the kernel takes with half weights (>= pcHalfMaxP)
+    /**
+     * > pcPMax: the kernel also takes tiles of exactly this many positions with Q = 1 and a full last
+     * block (yLastLanes > 8), float or half weights, for GEMMs of that many columns whose weights
+     * stream (the 16 tiles of F(2,3) on a 7x7 output: one pass instead of 14 + 2); 0: none
+     */
+    int pcWideP = 0;
     Packed3x3Costs pw3x3;  // the packed 3x3 choice's cost constants (defaults: Zen 4 / AVX-512)
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>

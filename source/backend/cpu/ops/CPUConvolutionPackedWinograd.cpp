@@ -102,7 +102,7 @@ public:
         if (mAxis != 0) {
             snprintf(window, sizeof(window), " %dx%d", mAxis == 2 ? mR : 1, mAxis == 1 ? mR : 1);
         }
-        const char* shape = mStride == 2 ? " s2" : mS2d ? " s2d" : "";
+        const char* shape = mStride == 2 ? " s2" : mS2d ? " s2d" : mWide ? " wide" : "";
         const char* pooled = !mPoolFused ? "" : mPoolAttrs.type == Schema::PoolType::MAXPOOL ? "+maxpool" : "+avgpool";
         snprintf(mAlgo, sizeof(mAlgo), "packed-winograd%s F(%d,%d)%s%s%s %s %s", tag, mM, mR, window, shape, pooled,
                  mFuncs->pwinoName, mFuncs->packedConvName);
@@ -147,7 +147,7 @@ public:
         mCoB = packedBlocks(outC);
         mAt.assign(mat.at.begin(), mat.at.end());
         mBt.assign(mat.bt.begin(), mat.bt.end());
-        const int alpha = mAlpha, r = mR, qMax = std::max(1, mFuncs->pcQMax);
+        const int alpha = mAlpha, r = mR;
         mUeStride = (int64_t)mCiB * 16 * mCoB * 16;
         mE = mAxis == 0 ? alpha * alpha : alpha;
         // U_e per transform element; at stride 2 the odd points' rows / columns of G are equal
@@ -173,6 +173,19 @@ public:
             mEOrder[(size_t)e] = e;
         }
         std::stable_sort(mEOrder.begin(), mEOrder.end(), [&](int x, int y) { return mUIndex[x] < mUIndex[y]; });
+        // U in groups of one output block for the wide tile (pcWideP positions, Q = 1) where an image
+        // has exactly that many tiles and U streams as half: resnet18's / resnet50's 512-channel 7x7
+        // F(2,3) layers ran their 16 tiles as 14 + 2, the 2-position pass re-reading and widening
+        // every weight for 4 multiply-adds (1.31 -> 1.09-1.13 ms per layer; resnet18 -3.2% at one
+        // thread, two builds in one process, Xeon; resnet50 +0.5%, within its noise). With U in
+        // groups of two blocks the wide tile read each line twice (session 21)
+        const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
+        mUQ = mFuncs->pcWideP > mFuncs->pcPMax && mWideTiles == mFuncs->pcWideP &&
+                      keepsHalfU(*mFuncs, high, alpha, 4.0 * (double)mUeStride * distinct)
+                  ? 1
+                  : std::max(1, mFuncs->pcQMax);
+        const int qMax = mUQ;
+        mWide = mUQ == 1 && mFuncs->pcQMax > 1;
         mU.assign((size_t)(mUeStride * distinct), 0.0f);
         std::vector<double> gg((size_t)alpha * r);
         for (int co = 0; co < outC; ++co) {
@@ -218,6 +231,7 @@ public:
             mBias[co] = bias[co];
         }
         mZeroBias.assign((size_t)qMax * 16, 0.0f);
+        setAlgo("");
         halfWeightsIfStreamed();
         return true;
     }
@@ -232,6 +246,11 @@ public:
      * larger transform coefficients amplify the rounding (resnet50 with half F(4) U on its 256-channel
      * layers: 3.5e-3, measured 2026-11-26).
      */
+    /** the tiles per image the layer is planned for (prepareWeights groups U for pcWideP by it) */
+    void setWideTiles(int tiles) {
+        mWideTiles = tiles;
+    }
+
     void halfWeightsIfStreamed() {
         const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
         if (!keepsHalfU(*mFuncs, high, mAlpha, (double)mU.size() * sizeof(float))) {
@@ -355,7 +374,7 @@ public:
             chunks = bestChunks;
         }
         chunk = chunks > 0 ? ceilDiv(mTiles, chunks) : 1;
-        const int qGroups = (int)ceilDiv(mCoB, std::max(1, mFuncs->pcQMax));
+        const int qGroups = (int)ceilDiv(mCoB, mUQ);
         int groups = 1;
         const int64_t perGroup = (int64_t)std::max(1, mBatch) * chunks;
         while (threads > 1 && groups < qGroups && perGroup * groups < 2 * threads &&
@@ -619,6 +638,9 @@ private:
     ThreadPool* mPool = nullptr;
     char mAlgo[96];
     // weights
+    int mUQ = 1;         // output blocks per U group: pcQMax, or 1 for the wide tile (prepareWeights)
+    bool mWide = false;  // U grouped for the wide tile (mUQ 1 where pcQMax > 1)
+    int mWideTiles = 0;  // setWideTiles
     int mAlpha = 0, mInC = 0, mOutC = 0, mCiB = 0, mCoB = 0;
     std::vector<float> mAt, mBt, mBias, mZeroBias;
     LargeVector<float> mU;
@@ -644,7 +666,7 @@ private:
 
 void CPUConvolutionPackedWinograd::Job::operator()(int task) const {
     const auto& w = *self;
-    const int T = w.mChunk, qMax = std::max(1, w.mFuncs->pcQMax);
+    const int T = w.mChunk, qMax = w.mUQ;
     const int slot = w.mSlotted ? w.mSlots.claim() : task;
     float* v = work + (w.mVFloats + w.mMFloats) * slot;
     float* mo = v + w.mVFloats;
@@ -671,7 +693,8 @@ void CPUConvolutionPackedWinograd::runTiles(const float* x, int nb, int t0, int 
     const auto& f = *w.mFuncs;
     const int m = w.mM, alpha = w.mAlpha, E = w.mE, T = w.mChunk;
     const int tileY = w.mTileY, tileX = w.mTileX, vertical = w.mAxis == 2 ? 1 : 0;
-    const int P = std::max(1, f.pcPMax), qMax = std::max(1, f.pcQMax);
+    // U's groups (mUQ blocks); the wide tile where the chunk is exactly its positions
+    const int P = w.mUQ == 1 && count == f.pcWideP ? f.pcWideP : std::max(1, f.pcPMax), qMax = w.mUQ;
     const int64_t vE = w.mVEStride, mE = w.mMEStride, blk = (int64_t)T * 16;
     const int64_t inPlane = (int64_t)w.mIh * w.mIw * 16;
     const int32_t tap0 = 0;
@@ -985,6 +1008,12 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         return nullptr;
     }
     auto* exe = new CPUConvolutionPackedWinograd(backend, attrs, f, unit, r, axis, stride);
+    auto* tp = static_cast<CPUBackend*>(backend)->threadPool();
+    if (axis == 0 && (!tp || tp->threads() == 1)) {
+        // one thread only: at two each core streams half of U and the layer waits on that stream
+        // (resnet18 -0.5%, resnet50 +1.6% with the wide tile; at one thread resnet18 -3.2%)
+        exe->setWideTiles(ceilDiv(s.oh, unit) * ceilDiv(s.ow, unit));
+    }
     if (!exe->prepareWeights(inputs[1]->host<float>(), hasBias ? inputs[2]->host<float>() : nullptr, s.inC, outC)) {
         delete exe;
         return nullptr;

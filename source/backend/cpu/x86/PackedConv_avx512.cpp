@@ -402,6 +402,15 @@ const TileFn kTiles[2][2][kQMax][kPMax] = {
 }  // namespace
 
 void pconv_14x32__avx512(const PackedConvTile* tile) {
+    if (tile->P == 16 && tile->Q == 1 && tile->yLastLanes > 8 && tile->runs >= 1) {
+        // pcWideP: 16 accumulators, the weights' row loaded (and widened) once for 16 positions
+        if (tile->wHalf) {
+            pconvTile<16, 1, true, false>(tile);
+        } else {
+            pconvTile<16, 1, false, false>(tile);
+        }
+        return;
+    }
     if (tile->P < 1 || tile->runs < 1 || tile->P > kPMax || tile->Q < 1 || tile->Q > kQMax) {
         return;
     }
