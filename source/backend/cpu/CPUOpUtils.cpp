@@ -140,7 +140,7 @@ bool highPrecision(const Backend* b) {
     return static_cast<const CPUBackend*>(b)->precision() == BackendConfig::Precision_High;
 }
 
-GemmPost gemmPostFor(const ConvAttrs& attrs, bool high) {
+GemmPost gemmPostFor(const ConvAttrs& attrs, const Backend* backend) {
     GemmPost post;
     switch (attrs.activation) {
         case Schema::FusedActivation::RELU:
@@ -153,7 +153,7 @@ GemmPost gemmPostFor(const ConvAttrs& attrs, bool high) {
             break;
         case Schema::FusedActivation::SILU:
             post.act = 3;
-            post.unaryOp = (int)(high ? VecUnaryOp::SILU : VecUnaryOp::SILU_FAST);
+            post.unaryOp = (int)(highPrecision(backend) ? VecUnaryOp::SILU : VecUnaryOp::SILU_FAST);
             break;
         case Schema::FusedActivation::HARD_SWISH:
             post.act = 3;

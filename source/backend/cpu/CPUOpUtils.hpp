@@ -18,9 +18,10 @@ namespace CPUUtils {
 /**
  * the store-time activation of a convolution's fused activation: ReLU / Clip in the register
  * kernels (act 1 / 2), SiLU / HardSwish through the table's unary kernel (act 3; `unary` is left
- * for the caller, which knows its table); SiLU as SILU_FAST below Precision_High (high false)
+ * for the caller, which knows its table); SiLU as SILU_FAST below Precision_High (backend: the
+ * CPUBackend the convolution runs on)
  */
-GemmPost gemmPostFor(const ConvAttrs& attrs, bool high);
+GemmPost gemmPostFor(const ConvAttrs& attrs, const Backend* backend);
 /** whether b (a CPUBackend) runs at Precision_High */
 bool highPrecision(const Backend* b);
 

@@ -135,7 +135,7 @@ private:
 class CPUConvolutionResidual : public Execution {
 public:
     CPUConvolutionResidual(Backend* b, Execution* inner, const ConvAttrs& attrs) : Execution(b), mInner(inner) {
-        mPost = CPUUtils::gemmPostFor(attrs, CPUUtils::highPrecision(b));
+        mPost = CPUUtils::gemmPostFor(attrs, b);
     }
 
     const char* algorithm() const override {

@@ -370,7 +370,7 @@ int forcedDepthwiseAlgo() {
 class CPUConvolutionFast : public Execution {
 public:
     CPUConvolutionFast(Backend* b, const ConvAttrs& attrs) : Execution(b), mAttrs(attrs) {
-        mPost = CPUUtils::gemmPostFor(attrs, CPUUtils::highPrecision(b));
+        mPost = CPUUtils::gemmPostFor(attrs, b);
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         snprintf(mAlgo, sizeof(mAlgo), "gemm");
     }

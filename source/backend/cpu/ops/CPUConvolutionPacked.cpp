@@ -678,7 +678,7 @@ public:
             mPoolFused = true;
             mPoolAttrs = *pool;
         }
-        mPost = CPUUtils::gemmPostFor(attrs, CPUUtils::highPrecision(b));
+        mPost = CPUUtils::gemmPostFor(attrs, b);
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         packWeights(cpuCoreFunctions(), weight, bias);
         snprintf(mAlgo, sizeof(mAlgo), "packed %s", mFuncs->packedConvName);

@@ -107,7 +107,7 @@ struct PackedDwJob {
 class CPUConvolutionPackedDepthwise : public Execution {
 public:
     CPUConvolutionPackedDepthwise(Backend* b, const ConvAttrs& attrs) : Execution(b), mAttrs(attrs) {
-        mPost = CPUUtils::gemmPostFor(attrs, CPUUtils::highPrecision(b));
+        mPost = CPUUtils::gemmPostFor(attrs, b);
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         snprintf(mAlgo, sizeof(mAlgo), "packed-depthwise");
     }

@@ -91,7 +91,7 @@ public:
     CPUConvolutionPackedWinograd(Backend* b, const ConvAttrs& attrs, const CPUCoreFunctions& f, int m, int r, int axis,
                                  int stride = 1, bool s2d = false)
         : Execution(b), mAttrs(attrs), mFuncs(&f), mM(m), mR(r), mAxis(axis), mStride(stride), mS2d(s2d) {
-        mPost = CPUUtils::gemmPostFor(attrs, CPUUtils::highPrecision(b));
+        mPost = CPUUtils::gemmPostFor(attrs, b);
         mPost.unary = f.unaryF32;
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         setAlgo("");
@@ -102,7 +102,7 @@ public:
         if (mAxis != 0) {
             snprintf(window, sizeof(window), " %dx%d", mAxis == 2 ? mR : 1, mAxis == 1 ? mR : 1);
         }
-        const char* shape = mStride == 2 ? " s2" : mS2d ? " s2d" : mWide ? " wide" : "";
+        const char* shape = mStride == 2 ? " s2" : mS2d ? " s2d" : mUQ == 1 && mFuncs->pcQMax > 1 ? " wide" : "";
         const char* pooled = !mPoolFused ? "" : mPoolAttrs.type == Schema::PoolType::MAXPOOL ? "+maxpool" : "+avgpool";
         snprintf(mAlgo, sizeof(mAlgo), "packed-winograd%s F(%d,%d)%s%s%s %s %s", tag, mM, mR, window, shape, pooled,
                  mFuncs->pwinoName, mFuncs->packedConvName);
@@ -179,13 +179,12 @@ public:
         // every weight for 4 multiply-adds (1.31 -> 1.09-1.13 ms per layer; resnet18 -3.2% at one
         // thread, two builds in one process, Xeon; resnet50 +0.5%, within its noise). With U in
         // groups of two blocks the wide tile read each line twice (session 21)
-        const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
+        const bool high = CPUUtils::highPrecision(backend());
         mUQ = mFuncs->pcWideP > mFuncs->pcPMax && mWideTiles == mFuncs->pcWideP &&
                       keepsHalfU(*mFuncs, high, alpha, 4.0 * (double)mUeStride * distinct)
                   ? 1
                   : std::max(1, mFuncs->pcQMax);
         const int qMax = mUQ;
-        mWide = mUQ == 1 && mFuncs->pcQMax > 1;
         mU.assign((size_t)(mUeStride * distinct), 0.0f);
         std::vector<double> gg((size_t)alpha * r);
         for (int co = 0; co < outC; ++co) {
@@ -236,6 +235,11 @@ public:
         return true;
     }
 
+    /** the tiles per image the layer is planned for (prepareWeights groups U for pcWideP by it) */
+    void setWideTiles(int tiles) {
+        mWideTiles = tiles;
+    }
+
     /**
      * U of kStreamedWeightBytes or more comes from memory at every run (resnet18's 512-channel F(2)
      * layers: 16.8 MB each, a third of their time): below Precision_High, where the tier's tile
@@ -246,11 +250,6 @@ public:
      * larger transform coefficients amplify the rounding (resnet50 with half F(4) U on its 256-channel
      * layers: 3.5e-3, measured 2026-11-26).
      */
-    /** the tiles per image the layer is planned for (prepareWeights groups U for pcWideP by it) */
-    void setWideTiles(int tiles) {
-        mWideTiles = tiles;
-    }
-
     void halfWeightsIfStreamed() {
         const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
         if (!keepsHalfU(*mFuncs, high, mAlpha, (double)mU.size() * sizeof(float))) {
@@ -638,8 +637,7 @@ private:
     ThreadPool* mPool = nullptr;
     char mAlgo[96];
     // weights
-    int mUQ = 1;         // output blocks per U group: pcQMax, or 1 for the wide tile (prepareWeights)
-    bool mWide = false;  // U grouped for the wide tile (mUQ 1 where pcQMax > 1)
+    int mUQ = 0;         // output blocks per U group (prepareWeights): pcQMax, or 1 for the wide tile
     int mWideTiles = 0;  // setWideTiles
     int mAlpha = 0, mInC = 0, mOutC = 0, mCiB = 0, mCoB = 0;
     std::vector<float> mAt, mBt, mBias, mZeroBias;

@@ -265,8 +265,8 @@ struct PwDwJob {
 class CPUPointwiseDepthwisePacked : public Execution {
 public:
     CPUPointwiseDepthwisePacked(Backend* b, const ConvAttrs& pw, const ConvAttrs& dw) : Execution(b), mPw(pw), mDw(dw) {
-        mPost1 = CPUUtils::gemmPostFor(pw, CPUUtils::highPrecision(b));
-        mPost2 = CPUUtils::gemmPostFor(dw, CPUUtils::highPrecision(b));
+        mPost1 = CPUUtils::gemmPostFor(pw, b);
+        mPost2 = CPUUtils::gemmPostFor(dw, b);
         mPool = static_cast<CPUBackend*>(b)->threadPool();
         snprintf(mAlgo, sizeof(mAlgo), "packed-pwdw");
     }

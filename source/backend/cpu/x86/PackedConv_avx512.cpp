@@ -224,21 +224,21 @@ inline __attribute__((always_inline)) __m512 activate16(__m512 v) {
            : A == kActSiluFast ? _mm512_mul_ps(v, ewSigmoid16Fast(v))
                                : ewHardSwish16(v);
 }
-template <int S, int P, int Q, bool HL>
+template <int A, int P, int Q, bool HL>
 inline __attribute__((always_inline)) void activateTile(TileAcc<P, Q, HL>& acc) {
     constexpr int QF = TileAcc<P, Q, HL>::QF;
 #pragma GCC unroll 16
     for (int p = 0; p < P; ++p) {
 #pragma GCC unroll 16
         for (int q = 0; q < QF; ++q) {
-            acc.z[p][q] = activate16<S>(acc.z[p][q]);
+            acc.z[p][q] = activate16<A>(acc.z[p][q]);
         }
     }
     if (HL) {
 #pragma GCC unroll 16
         for (int p = 0; p < P; p += 2) {
             const __m256 hi = p + 1 < P ? acc.h[p + 1] : _mm256_setzero_ps();
-            const __m512 v = activate16<S>(_mm512_castpd_ps(
+            const __m512 v = activate16<A>(_mm512_castpd_ps(
                 _mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(acc.h[p])), _mm256_castps_pd(hi), 1)));
             acc.h[p] = _mm512_castps512_ps256(v);
             if (p + 1 < P) {
