@@ -5,6 +5,7 @@
 // (plain output). Kernel sizes 1x1..7x7, strides, dilation, asymmetric pads, pads wider than the
 // window, channel counts off 16, tiny planes, batch 2 and every fused activation.
 #include <math.h>
+#include <stdlib.h>
 #include <string>
 #include "PackedTestUtils.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
@@ -214,6 +215,26 @@ TEST(ConvPacked, PlainInputOrPlainOutputMatchReference) {
         checkCase(all[ci], 1, ci);
         checkCase(all[ci], 2, ci);
     }
+}
+
+// RGB-like stems on planes whose padded NHWC rows span several bands (64 KB of rows each) and, at 2
+// and 3 threads, several strips: each band copies the rows its windows read and runs its tiles on
+// them (FoldRows); MNN_FOLD_BANDS=0 copies the whole image first. A 3x3 stride-2 stem at batch 2
+// (5 bands), a 7x7 stride-2 one (2 bands), a stride-1 3x3 (3 bands), one channel with a 5x5 window
+TEST(ConvPacked, FoldedStemsRunInBands) {
+    const std::vector<PcCase> stems = {
+        {2, 3, 16, 100, 230, 3, 3, 2, 2, {1, 1, 1, 1}, 1, A::HARD_SWISH},
+        {1, 3, 24, 90, 64, 7, 7, 2, 2, {3, 3, 3, 3}, 1, A::RELU},
+        {1, 3, 8, 120, 100, 3, 3, 1, 1, {1, 1, 1, 1}, 1, A::CLIP},
+        {1, 1, 17, 300, 60, 5, 5, 1, 1, {2, 1, 2, 3}, 1, A::NONE},
+    };
+    for (const char* bands : {"1", "0"}) {
+        setenv("MNN_FOLD_BANDS", bands, 1);
+        for (size_t i = 0; i < stems.size(); ++i) {
+            checkCase(stems[i], 1, 100 + i);
+        }
+    }
+    unsetenv("MNN_FOLD_BANDS");
 }
 
 TEST(ConvPacked, KSlicedWindowsAddTheResidualWithTheLastSlice) {

@@ -103,6 +103,19 @@ constexpr int kTileRuns = 8;
 /** ConvolutionPool: the convolution rows of a band, one output-block group (L2 share) */
 constexpr double kBandBytes = 128.0 * 1024.0;
 
+/**
+ * A row-folded stem (mFold): the padded NHWC input rows of a band of output rows, per task (L1 /
+ * L2 share). The bands copy the rows they read into this buffer instead of one padded copy of the
+ * whole image that the tiles then read back (written to and read from L2 / L3)
+ */
+constexpr double kFoldBandBytes = 64.0 * 1024.0;
+
+/** MNN_FOLD_BANDS=0: a row-folded stem copies its whole padded input first (the path before bands) */
+inline bool foldBandsEnabled() {
+    const char* env = getenv("MNN_FOLD_BANDS");
+    return !(env && strcmp(env, "0") == 0);
+}
+
 /** tasks per thread of the work index (contiguous ranges, claimed as threads come free) */
 constexpr int kTasksPerThread = 12;
 
@@ -215,9 +228,28 @@ struct NhwcJob {
 };
 
 /**
- * A plain input as NHWC inside a zero border (a row-folded stem, see mFold): padded row r, column
- * j = input (r - pt, j - pl) or 0; rows [task * rowsPerTask, ...) of one image per task
+ * Rows [r0, r1) of image `s` (C planes of ih x iw) as NHWC inside a zero border, to d (row r0 first):
+ * padded row r, column j = input (r - pt, j - pl) or 0, wp columns of C floats per row
  */
+inline void paddedNhwcRows(const float* s, float* d, int channels, int ih, int iw, int pt, int pl, int wp, int r0,
+                           int r1) {
+    const int64_t plane = (int64_t)ih * iw, rowFloats = (int64_t)wp * channels;
+    // input columns [j0, j1) land at padded columns [pl + j0, pl + j1) inside [0, wp)
+    const int j0 = std::max(0, -pl), j1 = std::min(iw, wp - pl);
+    for (int r = r0; r < r1; ++r, d += rowFloats) {
+        const int iy = r - pt;
+        if (iy < 0 || iy >= ih || j1 <= j0) {
+            memset(d, 0, sizeof(float) * rowFloats);
+            continue;
+        }
+        const int64_t left = (int64_t)(pl + j0) * channels, right = (int64_t)(pl + j1) * channels;
+        memset(d, 0, sizeof(float) * left);
+        toNhwcAny(channels, s + (int64_t)iy * iw + j0, d + left, plane, 0, j1 - j0);
+        memset(d + right, 0, sizeof(float) * (rowFloats - right));
+    }
+}
+
+/** the whole padded NHWC image (a row-folded stem, see mFold): rows [task * rowsPerTask, ...) of one image per task */
 struct PaddedNhwcJob {
     const float* src;
     float* dst;
@@ -226,22 +258,9 @@ struct PaddedNhwcJob {
     void operator()(int i) const {
         const int n = i / tasksPerImage, r0 = (i % tasksPerImage) * rowsPerTask;
         const int r1 = std::min(hp, r0 + rowsPerTask);
-        const int64_t plane = (int64_t)ih * iw, rowFloats = (int64_t)wp * channels;
-        const float* s = src + (int64_t)n * channels * plane;
-        // input columns [j0, j1) land at padded columns [pl + j0, pl + j1) inside [0, wp)
-        const int j0 = std::max(0, -pl), j1 = std::min(iw, wp - pl);
-        for (int r = r0; r < r1; ++r) {
-            float* d = dst + ((int64_t)n * hp + r) * rowFloats;
-            const int iy = r - pt;
-            if (iy < 0 || iy >= ih || j1 <= j0) {
-                memset(d, 0, sizeof(float) * rowFloats);
-                continue;
-            }
-            const int64_t left = (int64_t)(pl + j0) * channels, right = (int64_t)(pl + j1) * channels;
-            memset(d, 0, sizeof(float) * left);
-            toNhwcAny(channels, s + (int64_t)iy * iw + j0, d + left, plane, 0, j1 - j0);
-            memset(d + right, 0, sizeof(float) * (rowFloats - right));
-        }
+        const int64_t rowFloats = (int64_t)wp * channels;
+        paddedNhwcRows(src + (int64_t)n * channels * ih * iw, dst + ((int64_t)n * hp + r0) * rowFloats, channels, ih,
+                       iw, pt, pl, wp, r0, r1);
     }
 };
 
@@ -268,6 +287,8 @@ struct PackedConvJob {
     int64_t xImage, yImage, xBlockStride, yBlockStride;
     int64_t xRowStride, xColStride;  // input floats between the positions of a row / column tile
     int64_t ow;
+    // floats taken off every tile's input offset: a band of a folded stem's rows copied to x (FoldRows)
+    int64_t xShift = 0;
     int kBlocks, kLast, tapsAll;
     int prefetch;  // PackedConvTile::prefetch
     const GemmPost* post;
@@ -320,7 +341,7 @@ struct PackedConvJob {
         const PcTapList& l = lists[d.list];
         const int Q = std::min(qMax, outBlocks - qb0);
         const int64_t wSlice = (int64_t)kb0 * tapsAll * kCpuPack * Q * kCpuPack;  // weights before kb0
-        t->x = x + n * xImage + d.xOff + (int64_t)kb0 * xBlockStride;
+        t->x = x + (n * xImage + d.xOff + (int64_t)kb0 * xBlockStride - xShift);
         t->tapOff = tapOff + l.start;
         t->tapIdx = tapIdx + l.start;
         t->taps = l.count;
@@ -552,6 +573,48 @@ struct PackedConvJob {
  * pooled into the output. The convolution's output never leaves the cache (a resnet stem's is
  * 3.2 MB), and the groups of a band read the same input rows while they are in cache.
  */
+/**
+ * The input of a row-folded stem, copied band by band (kFoldBandBytes): load() puts the padded NHWC
+ * rows that output rows [oy0, oy1) of image n read into task's buffer and points a copy of the job
+ * at them, so that its tiles' offsets (planned over the whole padded image) land in the buffer
+ */
+struct FoldRows {
+    const float* src;  // the plain input
+    float* bufs;       // bufFloats per task
+    int64_t bufFloats;
+    int channels, ih, iw, pt, pl, wp;  // as paddedNhwcRows
+    int sh, span;                      // output row stride, padded rows a window spans
+    void load(PackedConvJob* j, int task, int n, int oy0, int oy1) const {
+        const int r0 = oy0 * sh, r1 = (oy1 - 1) * sh + span;
+        float* buf = bufs + task * bufFloats;
+        paddedNhwcRows(src + (int64_t)n * channels * ih * iw, buf, channels, ih, iw, pt, pl, wp, r0, r1);
+        j->x = buf;
+        j->xShift = n * j->xImage + (int64_t)r0 * wp * channels;
+    }
+};
+
+/** a row-folded stem without a pool: a strip of output rows per task, in bands of bandRows (FoldRows) */
+struct FoldBandJob {
+    const PackedConvJob* conv;
+    const FoldRows* fold;
+    const int64_t* rowTile;  // first tile of each output row, [oh + 1]
+    int oh, bandRows, strips, batch;
+    void operator()(int s) const {
+        PackedConvJob j = *conv;
+        const int oy0 = (int)((int64_t)oh * s / strips), oy1 = (int)((int64_t)oh * (s + 1) / strips);
+        for (int n = 0; n < batch; ++n) {
+            for (int b = oy0; b < oy1; b += bandRows) {
+                const int e = std::min(oy1, b + bandRows);
+                fold->load(&j, s, n, b, e);
+                for (int g = 0; g < j.groups; ++g) {
+                    j.runTileRange(n, g, rowTile[b], rowTile[e], j.y + n * j.yImage + g * j.qMax * j.yBlockStride,
+                                   j.yBlockStride, 0);
+                }
+            }
+        }
+    }
+};
+
 struct ConvPoolBandJob {
     const PackedConvJob* conv;
     const CPUCoreFunctions* f;
@@ -563,8 +626,15 @@ struct ConvPoolBandJob {
     float* y;                       // the pooled output, packed
     int64_t bandFloats, bandBlock;  // floats per task, per block of a band (bandRows * iw * 16)
     int batch, strips, bandPoolRows, isMax;
+    const FoldRows* fold = nullptr;  // a row-folded stem: its input rows copied per band
     void operator()(int s) const {
         const DwPlaneGeom& pool = *pg;
+        PackedConvJob folded;
+        const PackedConvJob* cj = conv;
+        if (fold) {
+            folded = *conv;
+            cj = &folded;
+        }
         const int py0 = (int)((int64_t)pool.oh * s / strips), py1 = (int)((int64_t)pool.oh * (s + 1) / strips);
         const int64_t rowFloats = (int64_t)pool.iw * kCpuPack;
         const int64_t yBlock = (int64_t)pool.oh * pool.ow * kCpuPack;
@@ -580,6 +650,9 @@ struct ConvPoolBandJob {
                     (int)std::max<int64_t>(lo, std::min<int64_t>(pool.ih, (int64_t)(pe - 1) * pool.sh - pool.pt +
                                                                               (int64_t)(pool.kh - 1) * pool.dh + 1));
                 const int keep = lo >= c0 && lo < c1 ? std::min(c1, hi) - lo : 0;
+                if (fold && lo + keep < hi) {
+                    fold->load(&folded, s, n, lo + keep, hi);
+                }
                 for (int g = 0; g < conv->groups; ++g) {
                     const int qb0 = g * conv->qMax, Q = std::min(conv->qMax, conv->outBlocks - qb0);
                     float* gb = band + (int64_t)qb0 * bandBlock;
@@ -590,7 +663,7 @@ struct ConvPoolBandJob {
                         }
                     }
                     if (lo + keep < hi) {
-                        conv->runTileRange(n, g, rowTile[lo + keep], rowTile[hi], gb, bandBlock, (int64_t)lo * pool.iw);
+                        cj->runTileRange(n, g, rowTile[lo + keep], rowTile[hi], gb, bandBlock, (int64_t)lo * pool.iw);
                     }
                     for (int oy = pb; oy < pe; ++oy) {
                         int k0 = 0, k1 = 0;
@@ -776,6 +849,7 @@ public:
         if (mFold != mWeightsFolded) {
             packWeights(*mFuncs, inputs[1], hasBias ? inputs[2] : nullptr, mFold);
         }
+        mFoldBands = mFold && !mResidual && !mScaleInput && foldBandsEnabled();
         const int ih = mGeom.input[0], iw = mGeom.input[1], oh = mGeom.output[0], ow = mGeom.output[1];
         const int kh = mGeom.kernel[0], kw = mGeom.kernel[1];
         const double inPlane = (double)ih * iw, outPlane = (double)oh * ow;
@@ -799,6 +873,12 @@ public:
         mOutImage = (int64_t)outBlocks * oh * ow * kCpuPack;
         if (mPoolFused && !planBands(outputs[0])) {
             return INVALID_VALUE;
+        }
+        if (mFoldBands) {
+            if (!mPoolFused) {
+                planRowTiles();
+            }
+            planFoldBands();
         }
         // tasks: contiguous ranges of the work index (image, chunk, group, tile), each with enough work
         const int threads = mPool ? mPool->threads() : 1;
@@ -894,7 +974,9 @@ public:
                  mWeightsHalf.empty() ? "" : "-f16", mScaleInput ? "-scaled" : "", mResidual ? "-residual" : "",
                  mKSlice ? "-ksliced" : "", pooled, mFuncs->packedConvName);
         size_t scratch = 0;
-        if (!mInPacked || mSubsample) {
+        if (mFoldBands) {
+            scratch += (size_t)(mFoldStrips * mFoldBufFloats) * sizeof(float);
+        } else if (!mInPacked || mSubsample) {
             scratch += (size_t)(mBatch * mInImage) * sizeof(float);
         }
         if (!mOutPacked) {
@@ -916,7 +998,21 @@ public:
         const int64_t outPlane = (int64_t)mGeom.output[0] * mGeom.output[1];
         float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
         const float* x = inputs[0]->host<float>();
-        if (mFold) {
+        FoldRows fold{};
+        if (mFoldBands) {
+            fold.src = x;
+            fold.bufs = scratch;
+            fold.bufFloats = mFoldBufFloats;
+            fold.channels = mInChannels;
+            fold.ih = mFoldSrc[0];
+            fold.iw = mFoldSrc[1];
+            fold.pt = mFoldPad[0];
+            fold.pl = mFoldPad[1];
+            fold.wp = mGeom.input[1];
+            fold.sh = mGeom.strides[0];
+            fold.span = (mGeom.kernel[0] - 1) * mGeom.dilations[0] + 1;
+            scratch += mFoldStrips * mFoldBufFloats;
+        } else if (mFold) {
             const int hp = mGeom.input[0], wp = mGeom.input[1];
             const int perImage = std::min(hp, mPool ? 4 * mPool->threads() : 1);
             const int rowsPerTask = (hp + perImage - 1) / perImage;
@@ -1030,12 +1126,18 @@ public:
             band.strips = mBandTasks;
             band.bandPoolRows = mBandPoolRows;
             band.isMax = mPoolAttrs.type == Schema::PoolType::MAXPOOL ? 1 : 0;
+            band.fold = mFoldBands ? &fold : nullptr;
             if (mBatch > 0 && mPoolGeom.oh > 0 && mPoolGeom.ow > 0) {
                 parallelFor(mPool, mBandTasks, band);
             }
             return NO_ERROR;
         }
-        if (job.total > 0) {
+        if (mFoldBands) {
+            FoldBandJob bands{&job, &fold, mRowTile.data(), mGeom.output[0], mFoldBandRows, mFoldStrips, mBatch};
+            if (job.total > 0) {
+                parallelFor(mPool, mFoldStrips, bands);
+            }
+        } else if (job.total > 0) {
             parallelFor(mPool, mTasks, job);
         }
         if (!mOutPacked) {
@@ -1113,6 +1215,41 @@ private:
      * every output block within kBandBytes; one task per strip of pooled rows, 2 per thread (a
      * strip's first band recomputes the rows its predecessor shares)
      */
+    /** mRowTile: the first tile of each output row (a banded plan) */
+    void planRowTiles() {
+        const int oh = mGeom.output[0], ow = mGeom.output[1];
+        mRowTile.assign((size_t)oh + 1, 0);
+        int64_t k = 0;
+        for (int oy = 0; oy <= oh; ++oy) {
+            while (k < (int64_t)mTiles.size() && mTiles[(size_t)k].yPos < (int64_t)oy * ow) {
+                ++k;
+            }
+            mRowTile[(size_t)oy] = k;
+        }
+    }
+
+    /**
+     * mFoldBands: the output rows of a band whose padded input rows fit kFoldBandBytes (at least
+     * one), the strips, each task's buffer (the rows of its largest band: a pool band's convolution
+     * rows, mBandBlock, or mFoldBandRows)
+     */
+    void planFoldBands() {
+        const int oh = mGeom.output[0], sh = mGeom.strides[0];
+        const int64_t span = (int64_t)(mGeom.kernel[0] - 1) * mGeom.dilations[0] + 1;
+        const int64_t rowFloats = (int64_t)mGeom.input[1] * mXLanes;
+        const int64_t fit = (int64_t)(kFoldBandBytes / sizeof(float)) / std::max<int64_t>(1, rowFloats);
+        mFoldBandRows = (int)std::max<int64_t>(1, std::min<int64_t>(oh, (fit - span) / sh + 1));
+        const int threads = mPool ? mPool->threads() : 1;
+        mFoldStrips = threads > 1 ? std::max(1, std::min(oh, 4 * threads)) : 1;
+        int64_t rows = mFoldBandRows;
+        if (mPoolFused) {
+            rows = mBandBlock / ((int64_t)mGeom.output[1] * kCpuPack);
+            mFoldStrips = mBandTasks;
+        }
+        mFoldBufFloats = ((rows - 1) * sh + span) * rowFloats;
+        mFoldBufFloats = (mFoldBufFloats + kCpuPack - 1) / kCpuPack * kCpuPack;  // each buffer 64-byte aligned
+    }
+
     bool planBands(const Tensor* output) {
         const int oh = mGeom.output[0], ow = mGeom.output[1];
         WindowGeometry pg;
@@ -1124,14 +1261,7 @@ private:
         mPoolGeom = dwPlaneGeom(pg);
         poolInverseCounts(mPoolAttrs, pg, &mPoolInvY, &mPoolInvX);
         const auto& p = mPoolGeom;
-        mRowTile.assign((size_t)oh + 1, 0);
-        int64_t k = 0;
-        for (int oy = 0; oy <= oh; ++oy) {
-            while (k < (int64_t)mTiles.size() && mTiles[(size_t)k].yPos < (int64_t)oy * ow) {
-                ++k;
-            }
-            mRowTile[(size_t)oy] = k;
-        }
+        planRowTiles();
         const int blocks = packedBlocks(mOutChannels);
         auto bandRows = [&](int b) {
             return (int)std::min<int64_t>(oh, (int64_t)(b - 1) * p.sh + (int64_t)(p.kh - 1) * p.dh + 1);
@@ -1150,7 +1280,7 @@ private:
 
     /**
      * Tap lists per (row class, column segment) and the tiles of one image. A 1x1 stride-1 unpadded
-     * convolution is one row over the whole plane. For bands (mPoolFused) every tile runs along a
+     * convolution is one row over the whole plane. For bands (banded()) every tile runs along a
      * row and the tiles are in row order.
      */
     void planTiles() {
@@ -1159,7 +1289,7 @@ private:
         const int kh = g.kernel[0], kw = g.kernel[1], sh = g.strides[0], sw = g.strides[1];
         const int dh = g.dilations[0], dw = g.dilations[1], pt = g.padBegin[0], pl = g.padBegin[1];
         const bool flat =
-            !mPoolFused && kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && oh == ih && ow == iw;
+            !banded() && kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && oh == ih && ow == iw;
         if (flat) {
             iw = ih * iw;
             ow = oh * ow;
@@ -1217,14 +1347,14 @@ private:
         // positions, along its rows or (narrow edge segments) down its columns, whichever gives the
         // larger tiles
         const int pMax = mFuncs->pcPMax;
-        const bool columnsFit = !mPoolFused && pMax * mFuncs->pcQMax * kCpuPack <= kColumnTileFloats;
+        const bool columnsFit = !banded() && pMax * mFuncs->pcQMax * kCpuPack <= kColumnTileFloats;
         auto avgTile = [&](int len) { return (double)len / ((len + pMax - 1) / pMax); };
         mTiles.clear();
         for (int oyA = 0; oyA < oh;) {
             const int rc = rowClass[(size_t)oyA];
             int oyB = oyA + 1;
             // bands: one row per run, so that the tiles come in row order
-            while (!mPoolFused && oyB < oh && rowClass[(size_t)oyB] == rc) {
+            while (!banded() && oyB < oh && rowClass[(size_t)oyB] == rc) {
                 ++oyB;
             }
             const int ky0 = rowRanges[(size_t)rc].first;
@@ -1272,6 +1402,15 @@ private:
     // ConvolutionPool (planBands): the pool, its geometry over the convolution's output and its
     // average divisors, the first tile of each convolution row, the bands and their tasks
     bool mPoolFused = false;
+    // a row-folded stem whose padded input rows are copied band by band (FoldRows): the bands'
+    // output rows, the strips (tasks) and each task's buffer
+    bool mFoldBands = false;
+    int mFoldBandRows = 1, mFoldStrips = 1;
+    int64_t mFoldBufFloats = 0;
+    /** the tiles run along rows, in row order, for bands (ConvPoolBandJob, FoldBandJob) */
+    bool banded() const {
+        return mPoolFused || mFoldBands;
+    }
     PoolAttrs mPoolAttrs;
     DwPlaneGeom mPoolGeom{};
     std::vector<float> mPoolInvY, mPoolInvX;
