@@ -31,6 +31,12 @@ struct Tensor::InsideDescribe {
     int index = -1;
     /** arena offset planned by the memory planner (-1 when none) */
     int64_t arenaOffset = -1;
+    /**
+     * set by the producer's onResize: at two threads, thread 1 writes the packed channel blocks
+     * from this one on and thread 0 those before, at every position (0: not split so). A K-sliced
+     * consumer splits its K there (KSplitJob), so each thread reads what its own core wrote
+     */
+    int splitBlock = 0;
 };
 
 namespace TensorUtils {

@@ -237,6 +237,56 @@ TEST(ConvPacked, FoldedStemsRunInBands) {
     unsetenv("MNN_FOLD_BANDS");
 }
 
+// K-sliced 1x1 projections (fewer than half as many outputs as inputs) at two threads split K
+// between the threads (KSplitJob: thread 0 from bias + R into Y, thread 1 from zero into scratch,
+// then Y += the share and the activation); MNN_KSPLIT=all splits them at half of K (their producer
+// here splits by positions), 0 runs the position split: K of 37 blocks (odd: shares of 18 and 19,
+// 9 lanes in the last block) with a residual and ReLU6, 512 -> 72 with SiLU (a half-block last
+// output block), one without an activation
+TEST(ConvPacked, KSplitProjectionsMatchReference) {
+    const std::vector<std::pair<PcCase, bool>> layers = {
+        {{1, 585, 40, 9, 10, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::CLIP}, true},
+        {{1, 512, 72, 14, 14, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::SILU}, false},
+        {{1, 320, 24, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}, 1, A::NONE}, true},
+    };
+    const int best = (int)cpuFeatures().best;
+    for (const auto& l : layers) {
+        const PcCase& c = l.first;
+        ModelBuilder mb;
+        mb.input("x", {1, 6, c.h, c.w});
+        addConv(mb, "a", "x", "t1", 6, c.cin, 1, 1, 1, 0, 1, 901);
+        if (l.second) {
+            addConv(mb, "r", "x", "rr", 6, c.cout, 1, 1, 1, 0, 1, 902);
+        }
+        addConvFull(mb, "conv", "t1", "t2", c, 77, l.second ? "rr" : "");
+        addConv(mb, "b", "t2", "y", c.cout, 8, 1, 1, 1, 0, 1, 903, A::RELU);
+        mb.output("y");
+        const auto model = mb.finish();
+        auto x = makeTensor({1, 6, c.h, c.w}, randomFloats((size_t)6 * c.h * c.w, 43));
+        auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
+        ASSERT_EQ(ref.code, NO_ERROR);
+        for (const char* split : {"all", "0"}) {
+            setenv("MNN_KSPLIT", split, 1);
+            for (int tier = 0; tier <= best; ++tier) {
+                cpuSetTierOverride(tier);
+                const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
+                for (int threads = 1; threads <= 3; ++threads) {
+                    auto packed = runWithLayout(model, {{"x", x.get()}}, "packed", threads);
+                    ASSERT_EQ(packed.code, NO_ERROR);
+                    EXPECT_EQ(
+                        packed.algorithms["conv"].rfind(l.second ? "packed-residual-ksliced " : "packed-ksliced ", 0),
+                        0u)
+                        << packed.algorithms["conv"];
+                    EXPECT_LT(maxRelativeDiff(packed, ref), 2e-5)
+                        << f.packedConvName << " K " << c.cin << " threads " << threads << " split " << split;
+                }
+            }
+            cpuSetTierOverride(-1);
+        }
+        unsetenv("MNN_KSPLIT");
+    }
+}
+
 TEST(ConvPacked, KSlicedWindowsAddTheResidualWithTheLastSlice) {
     // x -> a (1x1) -> t1 ; x -> r (1x1, stride 2) -> R ; conv(t1, W, B, R) 3x3 stride 2 pad 1
     // (resnet's 14x14 -> 7x7 layers at 272 channels: direct, in the kernel) -> t2 -> b -> y: the

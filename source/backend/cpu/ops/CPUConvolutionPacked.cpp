@@ -116,6 +116,15 @@ inline bool foldBandsEnabled() {
     return !(env && strcmp(env, "0") == 0);
 }
 
+/**
+ * MNN_KSPLIT: 0 never splits K (KSplitJob), "all" splits every eligible layer (at the producer's
+ * split, else at half of K: for tests), unset where the producer split the channels
+ */
+inline int kSplitMode() {
+    const char* env = getenv("MNN_KSPLIT");
+    return env && strcmp(env, "0") == 0 ? 0 : env && strcmp(env, "all") == 0 ? 2 : 1;
+}
+
 /** tasks per thread of the work index (contiguous ranges, claimed as threads come free) */
 constexpr int kTasksPerThread = 12;
 
@@ -297,6 +306,8 @@ struct PackedConvJob {
     const GemmPost* rPost = nullptr;
     // K blocks per slice (kKSliceBlocks, kKSliceTapBlocks / taps), or 0: the whole K per tile (runSliced)
     int kSlice = 0;
+    // runSliced's K blocks [kBegin, kEnd): a share of K (KSplitJob); kEnd < 0: to kBlocks
+    int kBegin = 0, kEnd = -1;
     bool hasColumns = false;  // the plan has column tiles (runSliced runs them after the slices)
     // the most positions of a tile whose block has at most 8 channels (pcPMaxHalf), or 0: the AVX2
     // tile computes such a block as one ymm per position, 6 FMA chains bound by their latency at 6
@@ -417,21 +428,22 @@ struct PackedConvJob {
             const int64_t runEnd = std::min(i1, i - inChunk0 + chunkTiles);
             const int qb0 = g * qMax;
             const bool half = halfGroup(g);
-            for (int s0 = 0; s0 < kBlocks; s0 += kSlice) {
-                const int sb = std::min(kSlice, kBlocks - s0);
-                const bool last = s0 + sb >= kBlocks;
+            const int kB = kEnd < 0 ? kBlocks : kEnd;
+            for (int s0 = kBegin; s0 < kB; s0 += kSlice) {
+                const int sb = std::min(kSlice, kB - s0);
+                const bool last = s0 + sb >= kB;
                 t.kBlocks = sb;
-                t.kLast = last ? kLast : kCpuPack;
-                t.accumulate = s0 == 0 ? 0 : 1;
+                t.kLast = s0 + sb >= kBlocks ? kLast : kCpuPack;
+                t.accumulate = s0 == kBegin ? 0 : 1;
                 // the next slice's weights (or the next group's first slice) are requested into L1
                 // a share per tile across this run, so that the next run finds them there rather
                 // than in L2 / L3 (mobilenet_v2's 7x7 and 14x14 layers -17..22%, resnet50's layer3 /
                 // layer4 1x1 layers -4..11% on Zen 3, per-op medians in one process)
                 const int qn = last ? (qb0 + qMax < outBlocks ? qb0 + qMax : 0) : qb0;
-                const int s1 = last ? 0 : s0 + sb;
+                const int s1 = last ? kBegin : s0 + sb;
                 const int Qn = std::min(qMax, outBlocks - qn);
                 SpreadPrefetch next(w + n * wImage + qn * wPerBlock + (int64_t)s1 * tapsAll * kCpuPack * Qn * kCpuPack,
-                                    (int64_t)std::min(kSlice, kBlocks - s1) * tapsAll * Qn * kCpuPack, runEnd - i);
+                                    (int64_t)std::min(kSlice, kB - s1) * tapsAll * Qn * kCpuPack, runEnd - i);
                 for (int64_t j = i; j < runEnd; ++j) {
                     next.step();
                     const int64_t tile = c * chunkTiles + (j % chunkTiles);
@@ -450,7 +462,7 @@ struct PackedConvJob {
                     t.yBlockStride = yBlockStride;
                     // R with the first slice (the partial sums then start from bias + R): Y may
                     // be R's buffer (inPlaceInput), which the first slice's store overwrites
-                    t.res = s0 == 0 ? rt : nullptr;
+                    t.res = s0 == kBegin ? rt : nullptr;
                     t.post = last ? (rt ? rPost : post) : nullptr;
                     f->packedConv(&t);
                 }
@@ -573,6 +585,52 @@ struct PackedConvJob {
  * pooled into the output. The convolution's output never leaves the cache (a resnet stem's is
  * 3.2 MB), and the groups of a band read the same input rows while they are in cache.
  */
+/**
+ * A K-sliced 1x1 layer at two threads split along K (mKSplit): thread t's share of the work is its
+ * K range for every output, the range whose input channels it wrote in the previous op (a channel
+ * split: PointwiseDepthwise's sets of groups, depthwise rows of blocks), instead of a range of
+ * positions over all of K (half of the input from the other core). Share 0 starts from bias + R
+ * into Y, share 1 from zero into `part`; KSumJob then adds them and applies the activation.
+ */
+struct KSplitJob {
+    const PackedConvJob* conv;
+    float* part;            // share 1's partial sums, packed like Y
+    const float* zeroBias;  // [outBlocks * 16] zeros
+    int kMid;
+    void operator()(int share) const {
+        PackedConvJob j = *conv;
+        j.tasks = 1;
+        j.post = nullptr;
+        j.rPost = nullptr;
+        if (share == 0) {
+            j.kEnd = kMid;
+        } else {
+            j.kBegin = kMid;
+            j.y = part;
+            j.res = nullptr;
+            j.bias = zeroBias;
+        }
+        j.runSliced(0);
+    }
+};
+
+/** Y += part, then the activation, over a range of positions per task (KSplitJob's second pass) */
+struct KSumJob {
+    const CPUCoreFunctions* f;
+    float* y;
+    const float* part;
+    const GemmPost* post;
+    int64_t plane, blockStride;
+    int blocks, tasks;
+    void operator()(int task) const {
+        const int64_t p0 = plane * task / tasks, p1 = plane * (task + 1) / tasks;
+        for (int b = 0; b < blocks; ++b) {
+            const int64_t o = b * blockStride + p0 * kCpuPack;
+            addResidualRow(*f, y + o, part + o, (p1 - p0) * kCpuPack, post);
+        }
+    }
+};
+
 /**
  * The input of a row-folded stem, copied band by band (kFoldBandBytes): load() puts the padded NHWC
  * rows that output rows [oy0, oy1) of image n read into task's buffer and points a copy of the job
@@ -969,11 +1027,39 @@ public:
             t = (t + threads - 1) / threads * threads;
             mTasks = (int)std::max<int64_t>(1, std::min<int64_t>((int64_t)mTasks, t));
         }
+        // K split where the producer split X's channels between the two threads (splitBlock), for
+        // fewer than half as many outputs as inputs: each thread then reads the half of X its core
+        // wrote, and the other's partial sums (a third of it or less) instead of the other half of X
+        const int kSplit = kSplitMode();
+        int splitBlock = TensorUtils::describe(inputs[0])->splitBlock;
+        if (kSplit == 2 && (splitBlock <= 0 || splitBlock >= inBlocks)) {
+            splitBlock = inBlocks / 2;
+        }
+        mKSplit = kSplit > 0 && threads == 2 && mKSlice > 0 && mTapsAll == 1 && mLists.size() == 1 && mBatch == 1 &&
+                  mOutPacked && !mScaleInput && mWeightsHalf.empty() && !mSubsample && 2 * mOutChannels < mInChannels &&
+                  splitBlock > 0 && splitBlock < inBlocks;
+        if (mKSplit) {
+            mKMid = splitBlock;
+            mZeroBias.assign((size_t)outBlocks * kCpuPack, 0.0f);
+        }
+        // this op's own split at two threads: by output-block groups where one chunk's work index
+        // (group-major) halves on a group's first tile
+        int outSplit = 0;
+        if (threads == 2 && !mKSplit && !mFoldBands && !mPoolFused && mChunks == 1 && mBatch == 1 && groups >= 2) {
+            const int64_t half = total * (mTasks / 2) / std::max(1, mTasks);
+            if (half % mChunkTiles == 0) {
+                outSplit = std::min(outBlocks, (int)(half / mChunkTiles) * mFuncs->pcQMax);
+            }
+        }
+        TensorUtils::describe(outputs[0])->splitBlock = outSplit;
         const char* pooled = !mPoolFused ? "" : mPoolAttrs.type == Schema::PoolType::MAXPOOL ? "+maxpool" : "+avgpool";
         snprintf(mAlgo, sizeof(mAlgo), "packed%s%s%s%s%s%s %s", mXLanes < kCpuPack ? "-nhwc" : "",
                  mWeightsHalf.empty() ? "" : "-f16", mScaleInput ? "-scaled" : "", mResidual ? "-residual" : "",
                  mKSlice ? "-ksliced" : "", pooled, mFuncs->packedConvName);
         size_t scratch = 0;
+        if (mKSplit) {
+            scratch += (size_t)mOutImage * sizeof(float);
+        }
         if (mFoldBands) {
             scratch += (size_t)(mFoldStrips * mFoldBufFloats) * sizeof(float);
         } else if (!mInPacked || mSubsample) {
@@ -1130,6 +1216,13 @@ public:
             if (mBatch > 0 && mPoolGeom.oh > 0 && mPoolGeom.ow > 0) {
                 parallelFor(mPool, mBandTasks, band);
             }
+            return NO_ERROR;
+        }
+        if (mKSplit && job.total > 0) {
+            KSplitJob split{&job, scratch, mZeroBias.data(), mKMid};
+            parallelFor(mPool, 2, split);
+            KSumJob sum{mFuncs, y, scratch, mResidual ? job.rPost : job.post, outPlane, job.yBlockStride, outBlocks, 2};
+            parallelFor(mPool, 2, sum);
             return NO_ERROR;
         }
         if (mFoldBands) {
@@ -1405,6 +1498,9 @@ private:
     // a row-folded stem whose padded input rows are copied band by band (FoldRows): the bands'
     // output rows, the strips (tasks) and each task's buffer
     bool mFoldBands = false;
+    // KSplitJob: K blocks [0, mKMid) on thread 0, the rest on thread 1, summed by KSumJob
+    bool mKSplit = false;
+    int mKMid = 0;
     int mFoldBandRows = 1, mFoldStrips = 1;
     int64_t mFoldBufFloats = 0;
     /** the tiles run along rows, in row order, for bands (ConvPoolBandJob, FoldBandJob) */
@@ -1437,6 +1533,7 @@ private:
     int64_t mChunks = 1, mChunkTiles = 1;
     int64_t mInImage = 0, mOutImage = 0, mXRowStride = kCpuPack, mXColStride = 0;
     LargeVector<float> mWeights;
+    std::vector<float> mZeroBias;
     std::vector<float> mBias;
     LargeVector<uint16_t> mWeightsHalf;
     size_t mWeightBytes = 0;  // of the float weights

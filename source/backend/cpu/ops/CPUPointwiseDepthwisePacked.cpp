@@ -354,6 +354,13 @@ public:
         p.ringRows = std::min(ringRowsFor(p.bandRows), std::max(p.h, 1));
         p.ringFloats = (int64_t)setBlocks * p.ringRows * p.w * kCpuPack;
         p.items = (int64_t)p.sets * p.splits;  // at most 8 per thread (planItems)
+        // two threads: the pool's shares are the halves of the items, set-major; where the half
+        // falls between sets, thread 1 writes the mid blocks from that set's first on
+        int splitBlock = 0;
+        if (threads == 2 && p.sets >= 2 && (p.items / 2) % p.splits == 0) {
+            splitBlock = std::min(p.midBlocks, (int)(p.items / 2 / p.splits) * p.setGroups * p.qMax);
+        }
+        TensorUtils::describe(outputs[0])->splitBlock = splitBlock;
         mInPacked = isCpuPacked(inputs[0]);
         mOutPacked = isCpuPacked(outputs[0]);
         mInScratch = mInPacked ? 0 : (int64_t)inFloats;
