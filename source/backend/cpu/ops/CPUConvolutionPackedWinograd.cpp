@@ -356,7 +356,12 @@ public:
         mPrefetch = uBytes >= kPrefetchWeightBytes ? 1 : 0;
         int64_t chunk = std::max<int64_t>(P, budget / perTile / P * P);
         int64_t chunks = mTiles > 0 ? ceilDiv(mTiles, chunk) : 0;
-        if (threads > 1 && chunks > 0) {
+        // fewer chunks than threads with a large U: the threads split the output blocks (each
+        // streams its share of U) rather than the tiles (each would stream all of U: resnet50's
+        // 512-channel F(2,3) layers at two threads, 16 tiles as two chunks of 8, 0.85 -> 0.59 ms with
+        // one chunk of 16 in two groups and the wide tile, in the model)
+        const bool splitU = chunks < threads && uBytes >= kLargeChunkWeightBytes;
+        if (threads > 1 && chunks > 0 && !splitU) {
             // up to twice the chunks, for a count of items the threads share evenly (squeezenet's
             // 55x55 layers had 5 chunks: 3 for one thread, 2 for the other)
             const int64_t batch = std::max(1, mBatch);
@@ -1006,10 +1011,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         return nullptr;
     }
     auto* exe = new CPUConvolutionPackedWinograd(backend, attrs, f, unit, r, axis, stride);
-    auto* tp = static_cast<CPUBackend*>(backend)->threadPool();
-    if (axis == 0 && (!tp || tp->threads() == 1)) {
-        // one thread only: at two each core streams half of U and the layer waits on that stream
-        // (resnet18 -0.5%, resnet50 +1.6% with the wide tile; at one thread resnet18 -3.2%)
+    if (axis == 0) {
         exe->setWideTiles(ceilDiv(s.oh, unit) * ceilDiv(s.ow, unit));
     }
     if (!exe->prepareWeights(inputs[1]->host<float>(), hasBias ? inputs[2]->host<float>() : nullptr, s.inC, outC)) {
