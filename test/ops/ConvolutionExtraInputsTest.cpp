@@ -78,6 +78,9 @@ const std::vector<ScaleCase>& cases() {
         {1, 32, 32, 12, 12, 3, 1, false},    // 3x3 wider than the plane: X scaled (Winograd or direct)
         {2, 3, 8, 16, 16, 1, 1, true},       // 3 channels: a plain X runs NHWC; one S for both images
         {3, 35, 17, 9, 7, 1, 3, true},       // channel and output tails
+        // a projection of 600 -> 72 channels (38 K blocks, more weights than positions: X scaled): K-sliced,
+        // and at two threads K split at the scaled copy's half (its blocks' split, splitBlock 19)
+        {1, 600, 72, 7, 7, 1, 1, false},
     };
     return c;
 }

@@ -85,6 +85,11 @@ public:
             setCpuPacked(xs, true);
         }
         TensorUtils::describe(xs)->name = TensorUtils::describe(x)->name + "*S";
+        // InputScaleJob's tasks are X's blocks: at two threads, thread 1 writes the second half
+        // (Tensor::InsideDescribe::splitBlock, for a K-split inner convolution)
+        const ThreadPool* pool = static_cast<CPUBackend*>(backend())->threadPool();
+        const int units = isCpuPacked(x) ? packedBlocks(x->length(1)) : 0;
+        TensorUtils::describe(xs)->splitBlock = pool && pool->threads() == 2 && x->length(0) == 1 ? units / 2 : 0;
         mIns = {xs, inputs[1], inputs.size() > 2 ? inputs[2] : nullptr};  // R (input 4): an outer wrapper's
         const Tensor* s = inputs.size() > 3 ? inputs[3] : nullptr;
         // S is never packed: only X is a data slot of a Convolution (Session::assignLayouts)

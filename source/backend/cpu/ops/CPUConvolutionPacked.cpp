@@ -1036,7 +1036,7 @@ public:
             splitBlock = inBlocks / 2;
         }
         mKSplit = kSplit > 0 && threads == 2 && mKSlice > 0 && mTapsAll == 1 && mLists.size() == 1 && mBatch == 1 &&
-                  mOutPacked && !mScaleInput && mWeightsHalf.empty() && !mSubsample && 2 * mOutChannels < mInChannels &&
+                  !mScaleInput && mWeightsHalf.empty() && !mSubsample && 2 * mOutChannels < mInChannels &&
                   splitBlock > 0 && splitBlock < inBlocks;
         if (mKSplit) {
             mKMid = splitBlock;
@@ -1223,9 +1223,7 @@ public:
             parallelFor(mPool, 2, split);
             KSumJob sum{mFuncs, y, scratch, mResidual ? job.rPost : job.post, outPlane, job.yBlockStride, outBlocks, 2};
             parallelFor(mPool, 2, sum);
-            return NO_ERROR;
-        }
-        if (mFoldBands) {
+        } else if (mFoldBands) {
             FoldBandJob bands{&job, &fold, mRowTile.data(), mGeom.output[0], mFoldBandRows, mFoldStrips, mBatch};
             if (job.total > 0) {
                 parallelFor(mPool, mFoldStrips, bands);
