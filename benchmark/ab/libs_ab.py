@@ -14,8 +14,16 @@ Why: on these shared machines process-level rounds (and per-op profiles) moved 3
 identical binaries; the per-op profile of a squeeze-excite GEMV showed 12 -> 5 us for a prefetch
 that changed the whole model by 0.0%. In-process alternation resolved about 0.5%.
 
+--processes: each build in a worker process of its own, in turns (A first on even rounds); a turn is
+8 untimed runs, then back-to-back runs for --burst-ms, whose median is the turn's time; the
+statistic is the median of per-round ratios B / A (and the ratio of the medians). In one process the
+two builds' weights and activations share the L3, and each run follows the other build's run: a
+change that streams fewer weight bytes looked better there than when a model runs back to back on
+its own (session 27, two threads: the Winograd layers splitting U instead of the tiles, resnet18
+-4.5..6.7% in one process, -2.6..5.2% in processes). Use it for decisions at several threads.
+
 usage: python3 benchmark/ab/libs_ab.py --a BUILD_A --b BUILD_B --model M.mnn [--model-b M2.mnn]
-           [--threads 1] [--pairs 300]
+           [--threads 1] [--pairs 300] [--processes [--burst-ms 150]]
 """
 import argparse, ctypes, math, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -64,6 +72,57 @@ def worker(a):
     print("%.6f %.4f %.4f" % (statistics.median(ratios), statistics.median(t1) * 1e3, statistics.median(t2) * 1e3))
 
 
+def turnWorker(a):
+    """--processes: one build in this process; a line on stdin asks for a turn, its median goes to stdout"""
+    lib = ctypes.CDLL(a.turns, mode=ctypes.RTLD_LOCAL)
+    lib.pairedOpen.restype = ctypes.c_void_p
+    lib.pairedOpen.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
+    lib.pairedRun.argtypes = [ctypes.c_void_p]
+    h = lib.pairedOpen(a.first_model.encode(), a.threads, 0)
+    if not h:
+        sys.exit("%s could not open %s" % (a.turns, a.first_model))
+    for _ in range(5):
+        lib.pairedRun(h)
+    print("ready", flush=True)
+    for _ in sys.stdin:
+        for _ in range(8):
+            lib.pairedRun(h)
+        t, t0 = [], time.perf_counter()
+        while time.perf_counter() - t0 < a.burst_ms / 1e3 or len(t) < 3:
+            s = time.perf_counter()
+            lib.pairedRun(h)
+            t.append(time.perf_counter() - s)
+        print(statistics.median(t), flush=True)
+
+
+def runProcesses(a, sa, sb, mb, env):
+    """--processes: rounds of one turn per build, A first on even rounds"""
+    ws = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--turns", shim, "--first-model", m,
+                            "--threads", str(a.threads), "--burst-ms", str(a.burst_ms)],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+          for shim, m in ((sa, a.model), (sb, mb))]
+    for w in ws:
+        if w.stdout.readline().strip() != "ready":
+            sys.exit("a worker did not start")
+    ta, tb, ratios = [], [], []
+    for r in range(a.pairs):
+        t = {}
+        for i in ((0, 1) if r % 2 == 0 else (1, 0)):
+            ws[i].stdin.write("turn\n")
+            ws[i].stdin.flush()
+            t[i] = float(ws[i].stdout.readline())
+        ta.append(t[0])
+        tb.append(t[1])
+        ratios.append(t[1] / t[0])
+    for w in ws:
+        w.stdin.close()
+        w.wait()
+    print("A median %.3f ms, B median %.3f ms over %d turns each" %
+          (statistics.median(ta) * 1e3, statistics.median(tb) * 1e3, a.pairs))
+    print("B / A = %.4f   (ratio of the medians %.4f)" %
+          (statistics.median(ratios), statistics.median(tb) / statistics.median(ta)))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--a", help="build folder A (libMNN.so.0, benchmark/paired/libmnn_paired_shim.so)")
@@ -71,13 +130,19 @@ def main():
     p.add_argument("--model", help="the .mnn model (of A, and of B without --model-b)")
     p.add_argument("--model-b", help="B's model when it differs (a converter change)")
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--pairs", type=int, default=300)
+    p.add_argument("--pairs", type=int, default=300, help="pairs of runs (with --processes: rounds of turns)")
+    p.add_argument("--processes", action="store_true", help="each build in a worker process, in turns")
+    p.add_argument("--burst-ms", type=float, default=150.0, help="--processes: the timed part of a turn")
     # internal: one load order in a child process
     p.add_argument("--first")
     p.add_argument("--second")
     p.add_argument("--first-model")
     p.add_argument("--second-model")
+    p.add_argument("--turns")
     a = p.parse_args()
+    if a.turns:
+        turnWorker(a)
+        return
     if a.first:
         worker(a)
         return
@@ -88,6 +153,9 @@ def main():
     try:
         sa, sb = stage(a.a, "A", folder), stage(a.b, "B", folder)
         env = dict(os.environ, LD_LIBRARY_PATH=folder + os.pathsep + os.environ.get("LD_LIBRARY_PATH", ""))
+        if a.processes:
+            runProcesses(a, sa, sb, mb, env)
+            return
 
         def run(first, fm, second, sm):
             out = subprocess.run([sys.executable, os.path.abspath(__file__), "--first", first, "--second", second,
