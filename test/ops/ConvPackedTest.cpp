@@ -64,6 +64,21 @@ std::vector<uint8_t> buildModel(const PcCase& c, int mode, int xChannels) {
     return mb.finish();
 }
 
+// x (6 channels) -> a (1x1) -> t1 -> conv -> t2 -> b (1x1, 8) -> y; with rStride > 0 the residual R of
+// conv is x -> r (1x1 at that stride) -> rr
+std::vector<uint8_t> residualChainModel(const PcCase& c, int rStride) {
+    ModelBuilder mb;
+    mb.input("x", {1, 6, c.h, c.w});
+    addConv(mb, "a", "x", "t1", 6, c.cin, 1, 1, 1, 0, 1, 901);
+    if (rStride > 0) {
+        addConv(mb, "r", "x", "rr", 6, c.cout, 1, 1, rStride, 0, 1, 902);
+    }
+    addConvFull(mb, "conv", "t1", "t2", c, 77, rStride > 0 ? "rr" : "");
+    addConv(mb, "b", "t2", "y", c.cout, 8, 1, 1, 1, 0, 1, 903, A::RELU);
+    mb.output("y");
+    return mb.finish();
+}
+
 std::vector<PcCase> cases() {
     return {
         // 1x1 stride 1 (one row over the plane), stride 2, odd channels
@@ -252,16 +267,7 @@ TEST(ConvPacked, KSplitProjectionsMatchReference) {
     const int best = (int)cpuFeatures().best;
     for (const auto& l : layers) {
         const PcCase& c = l.first;
-        ModelBuilder mb;
-        mb.input("x", {1, 6, c.h, c.w});
-        addConv(mb, "a", "x", "t1", 6, c.cin, 1, 1, 1, 0, 1, 901);
-        if (l.second) {
-            addConv(mb, "r", "x", "rr", 6, c.cout, 1, 1, 1, 0, 1, 902);
-        }
-        addConvFull(mb, "conv", "t1", "t2", c, 77, l.second ? "rr" : "");
-        addConv(mb, "b", "t2", "y", c.cout, 8, 1, 1, 1, 0, 1, 903, A::RELU);
-        mb.output("y");
-        const auto model = mb.finish();
+        const auto model = residualChainModel(c, l.second ? 1 : 0);
         auto x = makeTensor({1, 6, c.h, c.w}, randomFloats((size_t)6 * c.h * c.w, 43));
         auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
         ASSERT_EQ(ref.code, NO_ERROR);
@@ -292,14 +298,7 @@ TEST(ConvPacked, KSlicedWindowsAddTheResidualWithTheLastSlice) {
     // (resnet's 14x14 -> 7x7 layers at 272 channels: direct, in the kernel) -> t2 -> b -> y: the
     // residual and the activation go with the last slice, the edge column's R with its column tile
     const PcCase c{1, 272, 24, 14, 14, 3, 3, 2, 2, {1, 1, 1, 1}, 1, A::RELU};
-    ModelBuilder mb;
-    mb.input("x", {1, 6, c.h, c.w});
-    addConv(mb, "a", "x", "t1", 6, c.cin, 1, 1, 1, 0, 1, 901);
-    addConv(mb, "r", "x", "rr", 6, c.cout, 1, 1, 2, 0, 1, 902);
-    addConvFull(mb, "conv", "t1", "t2", c, 77, "rr");
-    addConv(mb, "b", "t2", "y", c.cout, 8, 1, 1, 1, 0, 1, 903, A::RELU);
-    mb.output("y");
-    const auto model = mb.finish();
+    const auto model = residualChainModel(c, 2);
     auto x = makeTensor({1, 6, c.h, c.w}, randomFloats((size_t)6 * c.h * c.w, 41));
     auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
     ASSERT_EQ(ref.code, NO_ERROR);
