@@ -578,17 +578,10 @@ struct PackedConvJob {
 };
 
 /**
- * ConvolutionPool on the packed layout (CPUConvolutionPacked with a pool): a task takes a strip of
- * pooled rows and walks it in bands of bandPoolRows, image by image: for each output-block group,
- * the convolution rows the band's windows read are computed into the group's part of the task's
- * band buffer (the rows the previous band already holds are moved to its top, not recomputed), then
- * pooled into the output. The convolution's output never leaves the cache (a resnet stem's is
- * 3.2 MB), and the groups of a band read the same input rows while they are in cache.
- */
-/**
  * A K-sliced 1x1 layer at two threads split along K (mKSplit): thread t's share of the work is its
- * K range for every output, the range whose input channels it wrote in the previous op (a channel
- * split: PointwiseDepthwise's sets of groups, depthwise rows of blocks), instead of a range of
+ * K range for every output, the range whose input channels it wrote in the previous op
+ * (Tensor::InsideDescribe::splitBlock: PointwiseDepthwise's sets of groups, a packed convolution's
+ * output-block groups, the input-scale wrapper's blocks), instead of a range of
  * positions over all of K (half of the input from the other core). Share 0 starts from bias + R
  * into Y, share 1 from zero into `part`; KSumJob then adds them and applies the activation.
  */
@@ -673,6 +666,14 @@ struct FoldBandJob {
     }
 };
 
+/**
+ * ConvolutionPool on the packed layout (CPUConvolutionPacked with a pool): a task takes a strip of
+ * pooled rows and walks it in bands of bandPoolRows, image by image: for each output-block group,
+ * the convolution rows the band's windows read are computed into the group's part of the task's
+ * band buffer (the rows the previous band already holds are moved to its top, not recomputed), then
+ * pooled into the output. The convolution's output never leaves the cache (a resnet stem's is
+ * 3.2 MB), and the groups of a band read the same input rows while they are in cache.
+ */
 struct ConvPoolBandJob {
     const PackedConvJob* conv;
     const CPUCoreFunctions* f;
@@ -1061,7 +1062,7 @@ public:
             scratch += (size_t)mOutImage * sizeof(float);
         }
         if (mFoldBands) {
-            scratch += (size_t)(mFoldStrips * mFoldBufFloats) * sizeof(float);
+            scratch += (size_t)(mFoldStrips * mFoldRows.bufFloats) * sizeof(float);
         } else if (!mInPacked || mSubsample) {
             scratch += (size_t)(mBatch * mInImage) * sizeof(float);
         }
@@ -1084,20 +1085,11 @@ public:
         const int64_t outPlane = (int64_t)mGeom.output[0] * mGeom.output[1];
         float* scratch = reinterpret_cast<float*>(static_cast<CPUBackend*>(backend())->scratch());
         const float* x = inputs[0]->host<float>();
-        FoldRows fold{};
+        FoldRows fold = mFoldRows;
         if (mFoldBands) {
             fold.src = x;
             fold.bufs = scratch;
-            fold.bufFloats = mFoldBufFloats;
-            fold.channels = mInChannels;
-            fold.ih = mFoldSrc[0];
-            fold.iw = mFoldSrc[1];
-            fold.pt = mFoldPad[0];
-            fold.pl = mFoldPad[1];
-            fold.wp = mGeom.input[1];
-            fold.sh = mGeom.strides[0];
-            fold.span = (mGeom.kernel[0] - 1) * mGeom.dilations[0] + 1;
-            scratch += mFoldStrips * mFoldBufFloats;
+            scratch += mFoldStrips * mFoldRows.bufFloats;
         } else if (mFold) {
             const int hp = mGeom.input[0], wp = mGeom.input[1];
             const int perImage = std::min(hp, mPool ? 4 * mPool->threads() : 1);
@@ -1300,12 +1292,6 @@ private:
         LargeVector<float>().swap(mWeights);
     }
 
-    /**
-     * ConvolutionPool: the pool's geometry over the convolution's output, the tiles of each
-     * convolution row, and the bands: as many pooled rows per band as keep the convolution rows of
-     * every output block within kBandBytes; one task per strip of pooled rows, 2 per thread (a
-     * strip's first band recomputes the rows its predecessor shares)
-     */
     /** mRowTile: the first tile of each output row (a banded plan) */
     void planRowTiles() {
         const int oh = mGeom.output[0], ow = mGeom.output[1];
@@ -1321,8 +1307,8 @@ private:
 
     /**
      * mFoldBands: the output rows of a band whose padded input rows fit kFoldBandBytes (at least
-     * one), the strips, each task's buffer (the rows of its largest band: a pool band's convolution
-     * rows, mBandBlock, or mFoldBandRows)
+     * one), the strips, and mFoldRows but its input and buffers: each task's buffer holds the rows
+     * of its largest band (a pool band's convolution rows, mBandBlock, or mFoldBandRows)
      */
     void planFoldBands() {
         const int oh = mGeom.output[0], sh = mGeom.strides[0];
@@ -1337,10 +1323,25 @@ private:
             rows = mBandBlock / ((int64_t)mGeom.output[1] * kCpuPack);
             mFoldStrips = mBandTasks;
         }
-        mFoldBufFloats = ((rows - 1) * sh + span) * rowFloats;
-        mFoldBufFloats = (mFoldBufFloats + kCpuPack - 1) / kCpuPack * kCpuPack;  // each buffer 64-byte aligned
+        FoldRows& f = mFoldRows;
+        f.bufFloats = ((rows - 1) * sh + span) * rowFloats;
+        f.bufFloats = (f.bufFloats + kCpuPack - 1) / kCpuPack * kCpuPack;  // each buffer 64-byte aligned
+        f.channels = mInChannels;
+        f.ih = mFoldSrc[0];
+        f.iw = mFoldSrc[1];
+        f.pt = mFoldPad[0];
+        f.pl = mFoldPad[1];
+        f.wp = mGeom.input[1];
+        f.sh = sh;
+        f.span = (int)span;
     }
 
+    /**
+     * ConvolutionPool: the pool's geometry over the convolution's output, the tiles of each
+     * convolution row, and the bands: as many pooled rows per band as keep the convolution rows of
+     * every output block within kBandBytes; one task per strip of pooled rows, 2 per thread (a
+     * strip's first band recomputes the rows its predecessor shares)
+     */
     bool planBands(const Tensor* output) {
         const int oh = mGeom.output[0], ow = mGeom.output[1];
         WindowGeometry pg;
@@ -1500,7 +1501,7 @@ private:
     bool mKSplit = false;
     int mKMid = 0;
     int mFoldBandRows = 1, mFoldStrips = 1;
-    int64_t mFoldBufFloats = 0;
+    FoldRows mFoldRows{};  // planFoldBands; onExecute adds the input and the buffers
     /** the tiles run along rows, in row order, for bands (ConvPoolBandJob, FoldBandJob) */
     bool banded() const {
         return mPoolFused || mFoldBands;

@@ -251,7 +251,7 @@ public:
      * layers: 3.5e-3, measured 2026-11-26).
      */
     void halfWeightsIfStreamed() {
-        const bool high = static_cast<CPUBackend*>(backend())->precision() == BackendConfig::Precision_High;
+        const bool high = CPUUtils::highPrecision(backend());
         if (!keepsHalfU(*mFuncs, high, mAlpha, (double)mU.size() * sizeof(float))) {
             return;
         }
@@ -865,7 +865,7 @@ CPUConvolutionPackedWinograd* createSpaceToDepthWinograd(const std::vector<Tenso
         return nullptr;
     }
     const int64_t tiles = ceilDiv(g.output[0], kM) * ceilDiv(g.output[1], kM);
-    const bool high = static_cast<CPUBackend*>(backend)->precision() == BackendConfig::Precision_High;
+    const bool high = CPUUtils::highPrecision(backend);
     if (forced == 0 && (high || tiles < kStride2MinTiles)) {
         return nullptr;
     }
@@ -977,7 +977,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         unit = winogradOffers(forced, s) ? forced : 0;
     } else {
         // Precision_High: alpha 4 only, as the plain Winograd (CPUConvolutionFast.cpp says why)
-        const bool high = static_cast<CPUBackend*>(backend)->precision() == BackendConfig::Precision_High;
+        const bool high = CPUUtils::highPrecision(backend);
         const auto memory = static_cast<CPUBackend*>(backend)->memoryMode();
         s.lowMemory = memory == BackendConfig::Memory_Low;
         s.streamWeights = memory != BackendConfig::Memory_High;
