@@ -6,6 +6,7 @@
 // window, channel counts off 16, tiny planes, batch 2 and every fused activation.
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <string>
 #include "PackedTestUtils.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
@@ -159,11 +160,14 @@ std::vector<PcCase> cases() {
     };
 }
 
-/** the rule of CPUConvolutionPacked::onResize: K in slices (1x1 at 16 blocks; windows at 8 within L2) */
+/**
+ * the rule of CPUConvolutionPacked::onResize: K in slices (1x1 at 16 blocks on tiers that slice
+ * 1x1 layers, pcKSlices; windows at 8 within L2)
+ */
 bool kSliced(const PcCase& c, const CPUCoreFunctions& f) {
     const int kBlocks = (c.cin + 15) / 16;
     if (c.kh == 1 && c.kw == 1) {
-        return kBlocks >= 16;
+        return kBlocks >= 16 && f.pcKSlices;
     }
     if (kBlocks < 8) {
         return false;
@@ -254,8 +258,9 @@ TEST(ConvPacked, FoldedStemsRunInBands) {
 
 // K-sliced 1x1 projections (fewer than half as many outputs as inputs) at two threads split K
 // between the threads (KSplitJob: thread 0 from bias + R into Y, thread 1 from zero into scratch,
-// then Y += the share and the activation); MNN_KSPLIT=all splits them at half of K (their producer
-// here splits by positions), 0 runs the position split: K of 37 blocks (odd: shares of 18 and 19,
+// then Y += the share and the activation; a tier that keeps the whole K of 1x1 layers, pcKSlices,
+// slices them for the split only); MNN_KSPLIT=all splits them at half of K (their producer here
+// splits by positions), 0 runs the position split: K of 37 blocks (odd: shares of 18 and 19,
 // 9 lanes in the last block) with a residual and ReLU6, 512 -> 72 with SiLU (a half-block last
 // output block), one without an activation
 TEST(ConvPacked, KSplitProjectionsMatchReference) {
@@ -279,10 +284,11 @@ TEST(ConvPacked, KSplitProjectionsMatchReference) {
                 for (int threads = 1; threads <= 3; ++threads) {
                     auto packed = runWithLayout(model, {{"x", x.get()}}, "packed", threads);
                     ASSERT_EQ(packed.code, NO_ERROR);
-                    EXPECT_EQ(
-                        packed.algorithms["conv"].rfind(l.second ? "packed-residual-ksliced " : "packed-ksliced ", 0),
-                        0u)
-                        << packed.algorithms["conv"];
+                    // tiers that keep a 1x1 layer's K whole (pcKSlices) slice it for the split only
+                    const bool sliced = f.pcKSlices || (threads == 2 && strcmp(split, "all") == 0);
+                    const std::string name = std::string(l.second ? "packed-residual" : "packed") +
+                                             (sliced ? "-ksliced " : " ") + f.packedConvName;
+                    EXPECT_EQ(packed.algorithms["conv"], name);
                     EXPECT_LT(maxRelativeDiff(packed, ref), 2e-5)
                         << f.packedConvName << " K " << c.cin << " threads " << threads << " split " << split;
                 }

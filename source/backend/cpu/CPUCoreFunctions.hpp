@@ -340,6 +340,16 @@ struct CPUCoreFunctions {
      * stream (the 16 tiles of F(2,3) on a 7x7 output: one pass instead of 14 + 2); 0: none
      */
     int pcWideP = 0;
+    /**
+     * 1x1 layers of many input channels walk K in slices (CPUConvolutionPacked's runSliced: a slice of
+     * the weights kept in L1 across a run of tiles) rather than the whole K per tile; false: only
+     * where two threads split K (KSplitJob). kSliceSmall: small planes take half slices. Both off on
+     * the AVX2 tier, whose 6 x 16 tile does 12 multiply-adds per lane against the AVX-512 tile's 28
+     * (a slice's call, output reload and prefetch outweighed the weights read from L2: Zen 3,
+     * 2026-11-29, docs/performance.md session 28)
+     */
+    bool pcKSlices = true;
+    bool pcKSliceSmall = true;
     Packed3x3Costs pw3x3;  // the packed 3x3 choice's cost constants (defaults: Zen 4 / AVX-512)
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>

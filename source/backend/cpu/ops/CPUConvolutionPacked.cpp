@@ -1015,18 +1015,11 @@ public:
             const auto sliceBytes = [&](int kb) {
                 return (positions + (double)mFuncs->pcQMax * kCpuPack) * kb * kCpuPack * sizeof(float);
             };
-            const bool small =
-                sliceBytes(kKSliceBlocks) > kKSliceL1Bytes && sliceBytes(kKSliceSmallBlocks) <= kKSliceL1Bytes;
+            const bool small = mFuncs->pcKSliceSmall && sliceBytes(kKSliceBlocks) > kKSliceL1Bytes &&
+                               sliceBytes(kKSliceSmallBlocks) <= kKSliceL1Bytes;
             mKSlice = mHasColumns ? 0 : small ? kKSliceSmallBlocks : kKSliceBlocks;
         } else if (windowSliced && mWeightsHalf.empty()) {
             mKSlice = std::max(1, kKSliceTapBlocks / mTapsAll);
-        }
-        if (mKSlice > 0 && threads > 1) {
-            // a sliced task keeps each weight slice in L1 only across its own run of tiles: at
-            // least kSlicedTaskTiles tiles per task, a multiple of the threads in tasks
-            int64_t t = std::max<int64_t>(threads, total / kSlicedTaskTiles);
-            t = (t + threads - 1) / threads * threads;
-            mTasks = (int)std::max<int64_t>(1, std::min<int64_t>((int64_t)mTasks, t));
         }
         // K split where the producer split X's channels between the two threads (splitBlock), for
         // fewer than half as many outputs as inputs: each thread then reads the half of X its core
@@ -1042,6 +1035,16 @@ public:
         if (mKSplit) {
             mKMid = splitBlock;
             mZeroBias.assign((size_t)outBlocks * kCpuPack, 0.0f);
+        }
+        if (mKSlice > 0 && mTapsAll == 1 && !mKSplit && !mFuncs->pcKSlices) {
+            mKSlice = 0;  // this tier's tiles take the whole K of a 1x1 layer (pcKSlices)
+        }
+        if (mKSlice > 0 && threads > 1) {
+            // a sliced task keeps each weight slice in L1 only across its own run of tiles: at
+            // least kSlicedTaskTiles tiles per task, a multiple of the threads in tasks
+            int64_t t = std::max<int64_t>(threads, total / kSlicedTaskTiles);
+            t = (t + threads - 1) / threads * threads;
+            mTasks = (int)std::max<int64_t>(1, std::min<int64_t>((int64_t)mTasks, t));
         }
         // this op's own split at two threads: by output-block groups where one chunk's work index
         // (group-major) halves on a group's first tile
