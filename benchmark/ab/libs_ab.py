@@ -22,8 +22,11 @@ change that streams fewer weight bytes looked better there than when a model run
 its own (session 27, two threads: the Winograd layers splitting U instead of the tiles, resnet18
 -4.5..6.7% in one process, -2.6..5.2% in processes). Use it for decisions at several threads.
 
+--env-a / --env-b NAME=VALUE[,NAME=VALUE...]: set while that build's session is created (the same build
+twice with two settings of an MNN_* switch).
+
 usage: python3 benchmark/ab/libs_ab.py --a BUILD_A --b BUILD_B --model M.mnn [--model-b M2.mnn]
-           [--threads 1] [--pairs 300] [--processes [--burst-ms 150]]
+           [--threads 1] [--pairs 300] [--processes [--burst-ms 150]] [--env-a LIST] [--env-b LIST]
 """
 import argparse, ctypes, math, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -43,18 +46,38 @@ def stage(build, letter, folder):
     return path
 
 
+def parseEnv(spec):
+    """NAME=VALUE[,NAME=VALUE...] (or empty) as a dict"""
+    return dict(kv.split("=", 1) for kv in (spec or "").split(",") if kv)
+
+
+def openWith(lib, model, threads, spec):
+    """lib.pairedOpen(model) with spec's variables set while the session is created"""
+    env = parseEnv(spec)
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return lib.pairedOpen(model.encode(), threads, 0)
+    finally:
+        for k, v in old.items():
+            if v is None:
+                del os.environ[k]
+            else:
+                os.environ[k] = v
+
+
 def worker(a):
     """one load order: prints the median of per-pair ratios second / first"""
-    def load(path, model):
+    def load(path, model, spec):
         lib = ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
         lib.pairedOpen.restype = ctypes.c_void_p
         lib.pairedOpen.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
         lib.pairedRun.argtypes = [ctypes.c_void_p]
-        h = lib.pairedOpen(model.encode(), a.threads, 0)
+        h = openWith(lib, model, a.threads, spec)
         if not h:
             sys.exit("%s could not open %s" % (path, model))
         return lambda: lib.pairedRun(h)
-    first, second = load(a.first, a.first_model), load(a.second, a.second_model)
+    first, second = load(a.first, a.first_model, a.first_env), load(a.second, a.second_model, a.second_env)
     for _ in range(10):
         first()
         second()
@@ -78,7 +101,7 @@ def turnWorker(a):
     lib.pairedOpen.restype = ctypes.c_void_p
     lib.pairedOpen.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
     lib.pairedRun.argtypes = [ctypes.c_void_p]
-    h = lib.pairedOpen(a.first_model.encode(), a.threads, 0)
+    h = openWith(lib, a.first_model, a.threads, a.first_env)
     if not h:
         sys.exit("%s could not open %s" % (a.turns, a.first_model))
     for _ in range(5):
@@ -98,9 +121,9 @@ def turnWorker(a):
 def runProcesses(a, sa, sb, mb, env):
     """--processes: rounds of one turn per build, A first on even rounds"""
     ws = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--turns", shim, "--first-model", m,
-                            "--threads", str(a.threads), "--burst-ms", str(a.burst_ms)],
+                            "--first-env", e, "--threads", str(a.threads), "--burst-ms", str(a.burst_ms)],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-          for shim, m in ((sa, a.model), (sb, mb))]
+          for shim, m, e in ((sa, a.model, a.env_a), (sb, mb, a.env_b))]
     for w in ws:
         if w.stdout.readline().strip() != "ready":
             sys.exit("a worker did not start")
@@ -133,11 +156,15 @@ def main():
     p.add_argument("--pairs", type=int, default=300, help="pairs of runs (with --processes: rounds of turns)")
     p.add_argument("--processes", action="store_true", help="each build in a worker process, in turns")
     p.add_argument("--burst-ms", type=float, default=150.0, help="--processes: the timed part of a turn")
+    p.add_argument("--env-a", default="", help="NAME=VALUE[,...] set while A's session is created")
+    p.add_argument("--env-b", default="", help="NAME=VALUE[,...] set while B's session is created")
     # internal: one load order in a child process
     p.add_argument("--first")
     p.add_argument("--second")
     p.add_argument("--first-model")
     p.add_argument("--second-model")
+    p.add_argument("--first-env", default="")
+    p.add_argument("--second-env", default="")
     p.add_argument("--turns")
     a = p.parse_args()
     if a.turns:
@@ -157,15 +184,16 @@ def main():
             runProcesses(a, sa, sb, mb, env)
             return
 
-        def run(first, fm, second, sm):
+        def run(first, fm, fe, second, sm, se):
             out = subprocess.run([sys.executable, os.path.abspath(__file__), "--first", first, "--second", second,
-                                  "--first-model", fm, "--second-model", sm, "--threads", str(a.threads),
-                                  "--pairs", str(a.pairs)], env=env, capture_output=True, text=True, check=True)
+                                  "--first-model", fm, "--second-model", sm, "--first-env", fe, "--second-env", se,
+                                  "--threads", str(a.threads), "--pairs", str(a.pairs)],
+                                 env=env, capture_output=True, text=True, check=True)
             r, m1, m2 = out.stdout.split()
             return float(r), float(m1), float(m2)
 
-        r1, a1, b1 = run(sa, a.model, sb, mb)  # B / A with A loaded first
-        r2, b2, a2 = run(sb, mb, sa, a.model)  # A / B with B loaded first
+        r1, a1, b1 = run(sa, a.model, a.env_a, sb, mb, a.env_b)  # B / A with A loaded first
+        r2, b2, a2 = run(sb, mb, a.env_b, sa, a.model, a.env_a)  # A / B with B loaded first
         print("A median %.3f / %.3f ms, B median %.3f / %.3f ms (the two load orders)" % (a1, a2, b1, b2))
         print("B / A = %.4f   (load orders: %.4f, 1 / %.4f; second-loaded bias %.4f)" %
               (math.sqrt(r1 / r2), r1, r2, math.sqrt(r1 * r2)))
