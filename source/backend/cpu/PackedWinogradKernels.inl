@@ -111,17 +111,17 @@ static inline void pwInputTileC(const float* src, int64_t rowStride, float* v, i
 }
 
 // v + e * eStride (e = a * alpha + b) = (B^T d B)[a][b] over 16 lanes, d[r][s] = src[r * rowStride + s * 16];
-// S2: an odd ALPHA of the stride-2 3x3 window (2m + 1), else F(m, ALPHA + 1 - m)'s (7: F(4,4))
+// S2: an odd ALPHA of the stride-2 3x3 window (2m + 1), else F(m, ALPHA + 1 - m)'s (5: F(3,3), 7: F(4,4))
 template <int ALPHA, bool S2 = (ALPHA % 2 == 1)>
 static inline void pwInputTile(const float* src, int64_t rowStride, const float* bt, int alphaIn, float* v,
                                int64_t eStride) {
-    if constexpr (ALPHA == 4 || ALPHA == 6 || ALPHA == 8 || (ALPHA == 7 && !S2)) {
+    if constexpr (ALPHA == 4 || ALPHA == 6 || ALPHA == 8 || (ALPHA == 5 && !S2) || (ALPHA == 7 && !S2)) {
         // bt is the generated B^T of alpha ALPHA (any r), equal to the compile-time one (tested)
         pwInputTileC<ALPHA>(src, rowStride, v, eStride);
         return;
     }
     if constexpr (ALPHA == 5 || ALPHA == 7) {
-        // odd alphas come only from the stride-2 3x3 window (2m + 1); bt is its generated B^T (tested)
+        // the stride-2 3x3 window (2m + 1); bt is its generated B^T (tested)
         pwInputTileC<ALPHA, MNN::wino::Stride2Tables<(ALPHA - 1) / 2>>(src, rowStride, v, eStride);
         return;
     }
@@ -329,6 +329,10 @@ static void pwInput(const float* x, int ih, int iw, int iy0, int ix0, int m, int
         case 4:
             return pwInputT<4>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
         case 5:
+            // F(3,3) steps 3 columns per tile, the stride-2 3x3 window's m = 2 steps 4
+            if (m == 3) {
+                return pwInputT<5, false>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
+            }
             return pwInputT<5>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
         case 7:
             // F(4,4) steps 4 columns per tile, the stride-2 3x3 window's m = 3 steps 6
@@ -350,6 +354,9 @@ static void pwOutput(const float* o, int64_t eStride, const float* at, int alpha
     // the packed kernels' pairs run on compile-time A^T, equal to the generated at (tested)
     if (alpha == 4 && m == 2) {
         return pwOutputC<4, 2>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 5 && m == 3) {  // F(3,3)
+        return pwOutputC<5, 3>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
     if (alpha == 6 && m == 4) {
         return pwOutputC<6, 4>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);

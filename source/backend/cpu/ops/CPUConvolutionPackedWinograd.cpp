@@ -786,7 +786,10 @@ int winogradAlpha(int m, const PackedWinogradShape& s) {
 }
 
 bool winogradOffers(int m, const PackedWinogradShape& s) {
-    const bool unit = s.stride == 2 ? m == 2 || m == 3 : WinogradConv::supportedUnit(m);
+    // F(3,3) (alpha 5) on 3x3 windows here only (its transforms: PackedWinogradKernels.inl); the
+    // plain path keeps F(2), F(4), F(6)
+    const bool f33 = m == 3 && s.axis == 0 && s.r == 3;
+    const bool unit = s.stride == 2 ? m == 2 || m == 3 : WinogradConv::supportedUnit(m) || f33;
     return unit && winogradAlpha(m, s) <= maxWinogradAlpha(s.axis);
 }
 
