@@ -343,7 +343,7 @@ struct CPUCoreFunctions {
     /**
      * 1x1 layers of many input channels walk K in slices (CPUConvolutionPacked's runSliced: a slice of
      * the weights kept in L1 across a run of tiles) rather than the whole K per tile; false: only
-     * where two threads split K (KSplitJob). kSliceSmall: small planes take half slices. Both off on
+     * where two threads split K (KSplitJob). pcKSliceSmall: small planes take half slices. Both off on
      * the AVX2 tier, whose 6 x 16 tile does 12 multiply-adds per lane against the AVX-512 tile's 28
      * (a slice's call, output reload and prefetch outweighed the weights read from L2: Zen 3,
      * 2026-11-29, docs/performance.md session 28)

@@ -58,17 +58,19 @@ constexpr double kChunkL2Share = 0.5;
 // Zen 3, 2026-11-26 (session_ab, one process): resnet50's sliced layers -5.6% at one thread, -7.1%
 // at two; inception_v3's -5.2% / -5.3%; slices of 64 or 256 channels were slower than 128;
 // lowering the bound from 32 blocks to 16 took mobilenet_v3 another -2%, the others +-1%.
+// Zen 3 again on 2026-11-29, after the flat loop, runs and prefetches of later sessions: the whole
+// K per tile was faster there (2-3% per model), so the AVX2 tier no longer slices (pcKSlices).
 constexpr int kKSliceBlocks = 8;
 constexpr int kKSliceMinBlocks = 16;
 /**
- * Small planes take slices of kKSliceSmallBlocks (64 channels) where a slice of kKSliceBlocks would
- * not fit in kKSliceL1Bytes with its input over the chunk's positions and halving it does: the input
- * of a small plane's slice is then read from L1 by every tile, next to the slice's weights, instead
- * of both crowding L1 (64 positions x 128 channels = 32 KB with 16 KB of AVX-512 weights). Intel Xeon
- * (48 KB L1, AVX-512 tier), per-op minimums in the model at one thread: inception_v3's 8x8 1x1 layers
- * (K = 1280 / 2048) -6..12%, resnet50's 7x7 ones (K = 512 / 2048) -4..8%, mobilenet_v2's 7x7
- * projections -4..7%; the 14x14 and 17x17 layers 2-5% slower with 64 channels (their input never
- * fits: they keep 128); at two threads resnet50's 7x7 layers -3..5%
+ * Small planes take slices of kKSliceSmallBlocks (64 channels; tiers with pcKSliceSmall) where a
+ * slice of kKSliceBlocks would not fit in kKSliceL1Bytes with its input over the chunk's positions
+ * and halving it does: the input of a small plane's slice is then read from L1 by every tile, next
+ * to the slice's weights, instead of both crowding L1 (64 positions x 128 channels = 32 KB with 16
+ * KB of AVX-512 weights). Intel Xeon (48 KB L1, AVX-512 tier), per-op minimums in the model at one
+ * thread: inception_v3's 8x8 1x1 layers (K = 1280 / 2048) -6..12%, resnet50's 7x7 ones (K = 512 /
+ * 2048) -4..8%, mobilenet_v2's 7x7 projections -4..7%; the 14x14 and 17x17 layers 2-5% slower with
+ * 64 channels (their input never fits: they keep 128); at two threads resnet50's 7x7 layers -3..5%
  */
 constexpr int kKSliceSmallBlocks = 4;
 constexpr double kKSliceL1Bytes = 32.0 * 1024.0;
