@@ -19,6 +19,8 @@ static const char* kUsage =
     "  --model PATH|DIR       a model file or a folder of *.mnn files (required)\n"
     "  --loop N               timed runs per model (default 50)\n"
     "  --warmup N             untimed runs first (default 10)\n"
+    "  --pause-ms N           sleeps N ms before each timed run (default 0: back to back), as an app\n"
+    "                         that runs a model per camera frame: the worker threads fall asleep\n"
     "  --threads N            CPU threads (default 4)\n"
     "  --forward cpu|vulkan|opencl|opengl|metal|cuda|auto   backend (default cpu); an unavailable one\n"
     "                         falls back to cpu with a warning, and the report names the one used\n"
@@ -26,7 +28,7 @@ static const char* kUsage =
     "  --memory normal|low|high               (default normal)\n"
     "  --input-shape NAME:1x3x224x224  resizes an input first (repeatable)\n"
     "  --json FILE            writes a JSON list, one object per model: model, forward, threads,\n"
-    "                         precision, loop, warmup, min_ms, max_ms, avg_ms, median_ms, p90_ms,\n"
+    "                         precision, loop, warmup, pause_ms, min_ms, max_ms, avg_ms, median_ms, p90_ms,\n"
     "                         load_ms, session_ms, memory_mb, mflops\n"
     "  --profile              after the timed runs, times every op over --loop runs and prints a table\n"
     "  --help                 this text\n"
@@ -40,7 +42,7 @@ struct Result {
     std::string forward;
     int threads = 0;
     std::string precision;
-    int loop = 0, warmup = 0;
+    int loop = 0, warmup = 0, pauseMs = 0;
     double minMs = 0, maxMs = 0, avgMs = 0, medianMs = 0, p90Ms = 0;
     double loadMs = 0, sessionMs = 0;
     double memoryMB = 0, mflops = 0;
@@ -122,11 +124,12 @@ private:
     bool mShown = false;
 };
 
-Result benchmark(const std::string& path, const RunOptions& options, int loop, int warmup, bool profile) {
+Result benchmark(const std::string& path, const RunOptions& options, int loop, int warmup, int pauseMs, bool profile) {
     Result r;
     r.model = path;
     r.loop = loop;
     r.warmup = warmup;
+    r.pauseMs = pauseMs;
     r.precision = precisionName(options.precision);
     auto t0 = std::chrono::steady_clock::now();
     std::unique_ptr<Interpreter> net(Interpreter::createFromFile(path.c_str()));
@@ -163,6 +166,9 @@ Result benchmark(const std::string& path, const RunOptions& options, int loop, i
     }
     std::vector<double> times;
     for (int i = 0; i < loop; ++i) {
+        if (pauseMs > 0) {
+            usleep((useconds_t)pauseMs * 1000u);
+        }
         auto s = std::chrono::steady_clock::now();
         runOnce();
         times.push_back(msSince(s));
@@ -191,8 +197,9 @@ Result benchmark(const std::string& path, const RunOptions& options, int loop, i
     printf("  forward: %s  threads: %d  precision: %s\n", r.forward.c_str(), r.threads, r.precision.c_str());
     printf("  load: %.3f ms  createSession: %.3f ms  memory: %.3f MB  %.3f MFLOPs\n", r.loadMs, r.sessionMs, r.memoryMB,
            r.mflops);
-    printf("  %d runs after %d warmup: min %.4f ms  max %.4f ms  avg %.4f ms  median %.4f ms  p90 %.4f ms\n", loop,
-           warmup, r.minMs, r.maxMs, r.avgMs, r.medianMs, r.p90Ms);
+    printf("  %d runs after %d warmup%s: min %.4f ms  max %.4f ms  avg %.4f ms  median %.4f ms  p90 %.4f ms\n", loop,
+           warmup, pauseMs > 0 ? (", each after a pause of " + std::to_string(pauseMs) + " ms").c_str() : "", r.minMs,
+           r.maxMs, r.avgMs, r.medianMs, r.p90Ms);
     fflush(stdout);
     if (profile) {
         OpProfiler profiler(net.get(), session);
@@ -218,10 +225,12 @@ void writeJson(const std::string& file, const std::vector<Result>& results) {
         auto& r = results[i];
         snprintf(buf, sizeof(buf),
                  "  {\"model\": \"%s\", \"forward\": \"%s\", \"threads\": %d, \"precision\": \"%s\", \"loop\": %d, "
-                 "\"warmup\": %d, \"min_ms\": %.6f, \"max_ms\": %.6f, \"avg_ms\": %.6f, \"median_ms\": %.6f, "
+                 "\"warmup\": %d, \"pause_ms\": %d, \"min_ms\": %.6f, \"max_ms\": %.6f, \"avg_ms\": %.6f, "
+                 "\"median_ms\": %.6f, "
                  "\"p90_ms\": %.6f, \"load_ms\": %.6f, \"session_ms\": %.6f, \"memory_mb\": %.6f, \"mflops\": %.6f}",
                  jsonEscape(r.model).c_str(), r.forward.c_str(), r.threads, r.precision.c_str(), r.loop, r.warmup,
-                 r.minMs, r.maxMs, r.avgMs, r.medianMs, r.p90Ms, r.loadMs, r.sessionMs, r.memoryMB, r.mflops);
+                 r.pauseMs, r.minMs, r.maxMs, r.avgMs, r.medianMs, r.p90Ms, r.loadMs, r.sessionMs, r.memoryMB,
+                 r.mflops);
         f << buf << (i + 1 < results.size() ? ",\n" : "\n");
     }
     f << "]\n";
@@ -233,7 +242,7 @@ void writeJson(const std::string& file, const std::vector<Result>& results) {
 int runTool(int argc, char** argv) {
     ArgParser args;
     declareRunOptions(args);
-    for (auto n : {"model", "loop", "warmup", "json"}) {
+    for (auto n : {"model", "loop", "warmup", "pause-ms", "json"}) {
         args.option(n);
     }
     args.flag("profile");
@@ -253,12 +262,13 @@ int runTool(int argc, char** argv) {
     RunOptions options = runOptionsFrom(args);
     int loop = args.getInt("loop", 50, 1);
     int warmup = args.getInt("warmup", 10, 0);
+    int pauseMs = args.getInt("pause-ms", 0, 0);
     auto models = listModels(model);
     std::vector<Result> results;
     int failures = 0;
     for (auto& m : models) {
         try {
-            results.push_back(benchmark(m, options, loop, warmup, args.has("profile")));
+            results.push_back(benchmark(m, options, loop, warmup, pauseMs, args.has("profile")));
         } catch (const ToolError& e) {
             fprintf(stderr, "MNNBenchmark: error: %s\n", e.what());
             failures++;

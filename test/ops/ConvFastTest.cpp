@@ -13,6 +13,9 @@
 #include "backend/cpu/CPUCoreFunctions.hpp"
 #include "backend/cpu/CPUGemm.hpp"
 #include "backend/cpu/ThreadPool.hpp"
+#if defined(__linux__)
+#include <sched.h>
+#endif
 #include "core/SessionIntrospect.hpp"
 
 using namespace MNN;
@@ -314,6 +317,48 @@ TEST(ConvFast, ThreadPoolRunsEveryIndexOnce) {
         }
     }
 }
+
+#if defined(__linux__)
+TEST(ConvFast, ThreadPoolWakesSleepingWorkersOffTheCallersCpu) {
+    // a worker asleep on the pool's condition variable used to be woken onto the caller's CPU and
+    // queued behind the busy caller until the next scheduler tick. Here, after the worker has gone to
+    // sleep (50 ms idle), the caller's task spins (yielding, up to 10 s) until the worker's task has
+    // started: that task must run on another CPU than the caller's, in each of 4 rounds.
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    ASSERT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+    if (CPU_COUNT(&set) < 2) {
+        GTEST_SKIP() << "one CPU: nothing to steer";
+    }
+    ThreadPool pool(2);
+    for (int round = 0; round < 4; ++round) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        std::atomic<int> callerCpu{-1}, workerCpu{-1};
+        std::atomic<bool> started{false}, timedOut{false};
+        auto f = [&](int i) {
+            if (i == 1) {
+                workerCpu = sched_getcpu();
+                started = true;
+                return;
+            }
+            callerCpu = sched_getcpu();
+            const auto t0 = std::chrono::steady_clock::now();
+            while (!started.load()) {
+                if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(10)) {
+                    timedOut = true;
+                    break;
+                }
+                std::this_thread::yield();
+            }
+        };
+        pool.parallelFor(2, f);
+        if (timedOut.load()) {
+            continue;  // the caller ran both tasks: no CPU to compare
+        }
+        EXPECT_NE(callerCpu.load(), workerCpu.load()) << "round " << round;
+    }
+}
+#endif
 
 TEST(ConvFast, ThreadPoolRunsOwnSharesInOrderAndStealsFromTheBack) {
     // thread t owns [t n / T, (t + 1) n / T) and runs it front to back; a thread done with its own

@@ -4,6 +4,7 @@
 #if defined(MNN_TOOL_RUN) && defined(MNN_TOOL_INFO) && defined(MNN_TOOL_BENCHMARK)
 #include <math.h>
 #include <string.h>
+#include <chrono>
 #include <regex>
 #include <set>
 #include "ModelBuilder.hpp"
@@ -532,7 +533,8 @@ TEST_F(ToolsTest, BenchmarkFolderJson) {
     std::string json(bytes.begin(), bytes.end());
     std::regex object(
         "\\{\"model\": \"([^\"]*)\", \"forward\": \"cpu\", \"threads\": 2, \"precision\": \"normal\", "
-        "\"loop\": 3, \"warmup\": 1, \"min_ms\": ([0-9.]+), \"max_ms\": ([0-9.]+), \"avg_ms\": ([0-9.]+), "
+        "\"loop\": 3, \"warmup\": 1, \"pause_ms\": 0, \"min_ms\": ([0-9.]+), \"max_ms\": ([0-9.]+), \"avg_ms\": "
+        "([0-9.]+), "
         "\"median_ms\": ([0-9.]+), \"p90_ms\": ([0-9.]+), \"load_ms\": [0-9.]+, \"session_ms\": [0-9.]+, "
         "\"memory_mb\": ([0-9.]+), \"mflops\": ([0-9.]+)\\}");
     std::vector<std::string> models;
@@ -563,6 +565,25 @@ TEST_F(ToolsTest, BenchmarkUnavailableForwardFallsBackToCpu) {
     EXPECT_NE(r.err.find("warning: forward vulkan is not available; running on cpu"), std::string::npos) << r.err;
     auto bytes = readFileBytes(path("v.json"));
     EXPECT_NE(std::string(bytes.begin(), bytes.end()).find("\"forward\": \"cpu\""), std::string::npos);
+}
+
+TEST_F(ToolsTest, BenchmarkPausesBeforeEachTimedRun) {
+    // 3 timed runs after pauses of 40 ms: the tool takes at least 120 ms, reports the pause, and the
+    // pauses are not in the times (were they, no run would take under 40 ms; this model's take
+    // microseconds)
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = bench({"--model", mModel, "--loop", "3", "--warmup", "1", "--threads", "2", "--pause-ms", "40", "--json",
+                    path("p.json")});
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_GE(ms, 120.0);
+    EXPECT_NE(r.out.find("3 runs after 1 warmup, each after a pause of 40 ms"), std::string::npos) << r.out;
+    auto bytes = readFileBytes(path("p.json"));
+    std::string json(bytes.begin(), bytes.end());
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(json, m, std::regex("\"pause_ms\": 40, \"min_ms\": ([0-9.]+)"))) << json;
+    EXPECT_LT(std::stod(m[1]), 40.0) << json;
+    EXPECT_EQ(bench({"--model", mModel, "--pause-ms", "-1"}).exitCode, 2);
 }
 
 TEST_F(ToolsTest, BenchmarkProfile) {

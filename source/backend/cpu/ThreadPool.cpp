@@ -2,6 +2,11 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
+#if defined(__linux__)
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace MNN {
 
@@ -31,6 +36,18 @@ inline void spinWait(int spin) {
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) : mThreads(threads < 1 ? 1 : (threads > kMaxThreads ? kMaxThreads : threads)) {
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (mThreads > 1 && sched_getaffinity(0, sizeof(set), &set) == 0) {
+        for (int c = 0; c < kCpuWords * 64 && c < CPU_SETSIZE; ++c) {
+            if (CPU_ISSET(c, &set)) {
+                mAllowed[c / 64] |= 1ull << (c % 64);
+                ++mAllowedCount;
+            }
+        }
+    }
+#endif
     mWorkers.reserve((size_t)(mThreads - 1));
     for (int i = 1; i < mThreads; ++i) {
         mWorkers.emplace_back([this, i] { workerLoop(i); });
@@ -85,7 +102,42 @@ void ThreadPool::runShares(int self, uint64_t gen) {
     }
 }
 
+void ThreadPool::steerSleepers(const bool* asleep) {
+#if defined(__linux__)
+    if (mAllowedCount < 2) {
+        return;
+    }
+    const int cpu = sched_getcpu();
+    if (cpu < 0) {
+        return;
+    }
+    for (int t = 1; t < mThreads; ++t) {
+        Share& w = mShares[t];
+        const int tid = w.tid.load(std::memory_order_acquire);
+        if (!asleep[t] || w.excludedCpu == cpu || tid <= 0) {
+            continue;
+        }
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (int c = 0; c < kCpuWords * 64 && c < CPU_SETSIZE; ++c) {
+            if (c != cpu && ((mAllowed[c / 64] >> (c % 64)) & 1u)) {
+                CPU_SET(c, &set);
+            }
+        }
+        // the mask stays until the next wake that finds the caller elsewhere; a failure (the CPUs
+        // changed under the process) leaves the worker where the scheduler puts it
+        sched_setaffinity((pid_t)tid, sizeof(set), &set);
+        w.excludedCpu = cpu;
+    }
+#else
+    (void)asleep;
+#endif
+}
+
 void ThreadPool::workerLoop(int self) {
+#if defined(__linux__)
+    mShares[self].tid.store((int)syscall(SYS_gettid), std::memory_order_release);
+#endif
     uint64_t seen = 0;
     for (;;) {
         // spin a little (the next parallelFor usually follows at once), then sleep
@@ -97,9 +149,11 @@ void ThreadPool::workerLoop(int self) {
         }
         if (gen == seen) {
             std::unique_lock<std::mutex> g(mSleepLock);
+            mShares[self].asleep = true;
             mWake.wait(g, [&] {
                 return mStop.load() || (mTicket.load(std::memory_order_acquire) >> (2 * kIndexBits)) != seen;
             });
+            mShares[self].asleep = false;
             gen = mTicket.load(std::memory_order_acquire) >> (2 * kIndexBits);
         }
         if (mStop.load()) {
@@ -133,9 +187,18 @@ void ThreadPool::parallelFor(int n, TaskFn fn, void* ctx) {
         mShares[t].word.store((gen << (2 * kIndexBits)) | (begin << kIndexBits) | end, std::memory_order_relaxed);
         mShares[t].done.store(0, std::memory_order_relaxed);
     }
+    bool asleep[kMaxThreads];
+    bool anyAsleep = false;
     {
         std::lock_guard<std::mutex> g(mSleepLock);
         mTicket.store(gen << (2 * kIndexBits), std::memory_order_release);
+        for (int t = 1; t < mThreads; ++t) {
+            asleep[t] = mShares[t].asleep;
+            anyAsleep = anyAsleep || asleep[t];
+        }
+    }
+    if (anyAsleep) {
+        steerSleepers(asleep);
     }
     mWake.notify_all();
     runShares(0, gen);

@@ -8,6 +8,12 @@
 // data in the same order run after run, so a core mostly finds in its own cache what it wrote in the
 // previous op and the weights it used in the last inference, instead of pulling them from the other
 // core's (task-by-task claiming from one counter interleaved the cores at random).
+// Waking a sleeping worker (Linux): the scheduler's wake-affine placement queued it on the caller's
+// own CPU, behind the caller that was busy with its share, until the next tick preempted the caller
+// (3.7 ms median on the 2-core Zen 3 VM: an inference that follows a pause ran its first ops on one
+// core). A worker found asleep gets the CPUs it may run on minus the caller's current one before the
+// wake (one sched_setaffinity, only when the caller's CPU changed since that worker's last one): it
+// woke 60-150 us later on the other core.
 #ifndef MNN_CPU_THREADPOOL_HPP
 #define MNN_CPU_THREADPOOL_HPP
 
@@ -57,7 +63,15 @@ private:
     struct alignas(64) Share {
         std::atomic<uint64_t> word{0};
         std::atomic<int> done{0};  // tasks thread t finished in the current generation (any share)
+        // worker t (t >= 1): its kernel thread id, whether it waits on mWake (set and cleared under
+        // mSleepLock), and the CPU its affinity mask leaves out (-1: none)
+        std::atomic<int> tid{0};
+        bool asleep = false;
+        int excludedCpu = -1;
     };
+
+    /** before waking: the sleeping workers leave the caller's current CPU to it (see the top) */
+    void steerSleepers(const bool* asleep);
 
     int mThreads = 1;
     std::vector<std::thread> mWorkers;
@@ -69,6 +83,10 @@ private:
     std::atomic<bool> mStop{false};
     TaskFn mFn = nullptr;
     void* mCtx = nullptr;
+    // the CPUs this process may use, as a mask of up to 1024 (Linux; 0 CPUs elsewhere: no steering)
+    static constexpr int kCpuWords = 1024 / 64;
+    uint64_t mAllowed[kCpuWords] = {};
+    int mAllowedCount = 0;
 };
 
 /**
