@@ -5,8 +5,11 @@ round, rotating which engine goes first, and reports each engine's min and media
 medians and the median of the per-round ratios (ours / each peer). On a shared machine whose load comes and goes in phases of seconds, paired runs are the
 fairest comparison: both engines see the same phase. One thread is the default and the meaningful
 case: with several threads the two engines' pools share the process and its cores (ORT's workers
-spin on after its run; ours ran 10-40% slower at 2 threads here than in a process of its own, even
-with ORT's spinning off). For several threads, --processes runs each engine in a worker process of
+spin on after its run, on the core our worker needs: with ORT's defaults ours took 1.0-1.4x ORT's
+time at 2 threads in one process on the 2-core Zen 3 VM, with --ort-spin 0 0.55-0.89x, session 29,
+ORT itself slower without its spinning; before session 29 ours was slowed with ORT's spinning off
+too: our sleeping worker woke on the caller's busy CPU, ThreadPool.hpp).
+For several threads, --processes runs each engine in a worker process of
 its own (this script with --worker), in turns: each round asks every worker for a burst of about
 --burst-ms of back-to-back runs (after --lead-runs untimed ones, which absorb the previous engine's
 spinning workers) and records the burst's median. (A pause between turns was tried: every engine's
@@ -16,7 +19,7 @@ benchmark/results/paired_<stamp>.md.
 usage: python3 benchmark/paired/paired_ort.py --shim BUILD/benchmark/paired/libmnn_paired_shim.so
            --convert BUILD/tools/converter/MNNConvert --corpus DIR_WITH_ONNX [--models a,b]
            [--threads 1] [--pairs 40] [--warmup 5] [--precision normal|high] [--peers ort,mnn]
-           [--processes [--burst-ms 150] [--lead-runs 2]]
+           [--processes [--burst-ms 150] [--lead-runs 2]] [--ort-spin 1|0]
 Setup: python3 -m pip install "onnxruntime==1.30.*" numpy (the shim is built with MNN_BUILD_SHARED);
 for mnn also python3 -m pip install MNN (its mnnconvert converts the ONNX file; its library lives
 beside ours in the process: the shim's symbols are hidden behind its C entry points).
@@ -30,8 +33,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PRECISION = {"normal": 0, "high": 1, "low": 2}
 
 
-def ort_session(onnx, threads):
+def ort_session(onnx, threads, spin=True):
     so = ort.SessionOptions()
+    if not spin:
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
@@ -82,7 +87,7 @@ def engine_run(a, lib, engine, onnx, mnn, threads, keep):
         keep.append(lambda: lib.pairedClose(handle))
         return lambda: lib.pairedRun(handle)
     if engine == "ort":
-        sess, feeds = ort_session(onnx, threads)
+        sess, feeds = ort_session(onnx, threads, a.ort_spin == 1)
         keep.append(sess)
         return lambda: sess.run(None, feeds)
     run, handles = mnn_session(a, onnx, threads)
@@ -122,7 +127,8 @@ class ProcessEngine:
     def __init__(self, a, engine, onnx, mnn, threads):
         cmd = [sys.executable, os.path.abspath(__file__), "--worker", engine, "--worker-onnx", onnx,
                "--worker-mnn", mnn, "--worker-threads", str(threads), "--shim", a.shim, "--convert", a.convert,
-               "--corpus", a.corpus, "--precision", a.precision, "--cache", a.cache, "--lead-runs", str(a.lead_runs)]
+               "--corpus", a.corpus, "--precision", a.precision, "--cache", a.cache, "--lead-runs", str(a.lead_runs),
+               "--ort-spin", str(a.ort_spin)]
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         if self.answer(("ready",)) != "ready":
             raise RuntimeError("the %s worker did not start" % engine)
@@ -230,6 +236,8 @@ def main():
     ap.add_argument("--processes", action="store_true", help="each engine in a worker process of its own")
     ap.add_argument("--burst-ms", type=float, default=150.0, help="--processes: back-to-back runs per turn")
     ap.add_argument("--lead-runs", type=int, default=2, help="--processes: untimed runs before each burst")
+    ap.add_argument("--ort-spin", type=int, default=1, choices=[0, 1],
+                    help="0: ORT's intra-op workers do not spin after a run (session.intra_op.allow_spinning)")
     ap.add_argument("--cache", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--worker", choices=["ours", "ort", "mnn"], help=argparse.SUPPRESS)
     ap.add_argument("--worker-onnx", help=argparse.SUPPRESS)
@@ -272,6 +280,8 @@ def main():
             f.write("%s (%s), %d cores; %d rounds (one run of each engine, the first engine rotating) after %d "
                     "warm-up runs each, precision %s.\n\n" % (cpu, isa, os.cpu_count(), a.pairs, a.warmup,
                                                               a.precision))
+        if a.ort_spin == 0 and "ort" in a.peers:
+            f.write("ORT's intra-op workers do not spin after a run (--ort-spin 0, not ORT's default).\n\n")
         cols = "| model | threads | ours min / median ms |"
         for p in a.peers:
             cols += " %s min / median ms | ours/%s (medians) | median of per-round ratios |" % (p.upper(), p.upper())
