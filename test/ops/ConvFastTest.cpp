@@ -321,9 +321,10 @@ TEST(ConvFast, ThreadPoolRunsEveryIndexOnce) {
 #if defined(__linux__)
 TEST(ConvFast, ThreadPoolWakesSleepingWorkersOffTheCallersCpu) {
     // a worker asleep on the pool's condition variable used to be woken onto the caller's CPU and
-    // queued behind the busy caller until the next scheduler tick. Here, after the worker has gone to
-    // sleep (50 ms idle), the caller's task spins (yielding, up to 10 s) until the worker's task has
-    // started: that task must run on another CPU than the caller's, in each of 4 rounds.
+    // queued behind the busy caller until the next scheduler tick. Here, once the worker has gone to
+    // sleep (polled up to 10 s: slow under qemu or a loaded machine), the caller's task spins
+    // (yielding, up to 10 s) until the worker's task has started: that task must run on another CPU
+    // than the caller's, in each of 4 rounds.
     cpu_set_t set;
     CPU_ZERO(&set);
     ASSERT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
@@ -332,7 +333,11 @@ TEST(ConvFast, ThreadPoolWakesSleepingWorkersOffTheCallersCpu) {
     }
     ThreadPool pool(2);
     for (int round = 0; round < 4; ++round) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        const auto idle = std::chrono::steady_clock::now();
+        while (pool.sleepingWorkers() < 1 && std::chrono::steady_clock::now() - idle < std::chrono::seconds(10)) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        ASSERT_EQ(pool.sleepingWorkers(), 1) << "round " << round << ": the worker never fell asleep";
         std::atomic<int> callerCpu{-1}, workerCpu{-1};
         std::atomic<bool> started{false}, timedOut{false};
         auto f = [&](int i) {

@@ -102,6 +102,15 @@ void ThreadPool::runShares(int self, uint64_t gen) {
     }
 }
 
+int ThreadPool::sleepingWorkers() {
+    std::lock_guard<std::mutex> g(mSleepLock);
+    int n = 0;
+    for (int t = 1; t < mThreads; ++t) {
+        n += mShares[t].asleep ? 1 : 0;
+    }
+    return n;
+}
+
 void ThreadPool::steerSleepers(const bool* asleep) {
 #if defined(__linux__)
     if (mAllowedCount < 2) {

@@ -41,6 +41,9 @@ public:
     }
     void parallelFor(int n, TaskFn fn, void* ctx);
 
+    /** workers now waiting on the condition variable (tests: wait for the pool to fall asleep) */
+    int sleepingWorkers();
+
     /** f(i) for i in [0, n); f is referenced, not copied (no allocation) */
     template <typename F>
     void parallelFor(int n, F& f) {
