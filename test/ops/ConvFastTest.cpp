@@ -321,46 +321,84 @@ TEST(ConvFast, ThreadPoolRunsEveryIndexOnce) {
 #if defined(__linux__)
 TEST(ConvFast, ThreadPoolWakesSleepingWorkersOffTheCallersCpu) {
     // a worker asleep on the pool's condition variable used to be woken onto the caller's CPU and
-    // queued behind the busy caller until the next scheduler tick. Here, once the worker has gone to
-    // sleep (polled up to 10 s: slow under qemu or a loaded machine), the caller's task spins
-    // (yielding, up to 10 s) until the worker's task has started: that task must run on another CPU
-    // than the caller's, in each of 4 rounds.
+    // queued behind the busy caller until the next scheduler tick. Here the caller is a thread
+    // pinned to the first allowed CPU (so that no migration on a loaded machine moves it between
+    // the wake and the check); the pool is created before, with the CPUs of the unpinned test
+    // thread. Once the worker has gone to sleep (polled up to 10 s: slow under qemu or a loaded
+    // machine), the caller's task spins (yielding, up to 10 s) until the worker's task has started:
+    // that task must run on another CPU than the caller's, in each of 4 rounds.
     cpu_set_t set;
     CPU_ZERO(&set);
     ASSERT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
     if (CPU_COUNT(&set) < 2) {
         GTEST_SKIP() << "one CPU: nothing to steer";
     }
-    ThreadPool pool(2);
-    for (int round = 0; round < 4; ++round) {
-        const auto idle = std::chrono::steady_clock::now();
-        while (pool.sleepingWorkers() < 1 && std::chrono::steady_clock::now() - idle < std::chrono::seconds(10)) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    int first = -1, last = -1;
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+        if (CPU_ISSET(c, &set)) {
+            first = first < 0 ? c : first;
+            last = c;
         }
-        ASSERT_EQ(pool.sleepingWorkers(), 1) << "round " << round << ": the worker never fell asleep";
-        std::atomic<int> callerCpu{-1}, workerCpu{-1};
-        std::atomic<bool> started{false}, timedOut{false};
-        auto f = [&](int i) {
-            if (i == 1) {
-                workerCpu = sched_getcpu();
-                started = true;
+    }
+    auto pinTo = [](int cpu) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        return sched_setaffinity(0, sizeof(one), &one) == 0;
+    };
+    // the CPU numbers must mean something: a thread pinned to the last allowed CPU has to see it
+    int seen = -2;
+    std::thread probe([&] { seen = pinTo(last) ? sched_getcpu() : -3; });
+    probe.join();
+    if (seen != last) {
+        GTEST_SKIP() << "sched_getcpu does not report the CPU a thread runs on (" << seen << ", pinned to " << last
+                     << ")";
+    }
+    ThreadPool pool(2);
+    std::vector<int> callerCpus, workerCpus;
+    bool pinned = false, asleep = true;
+    std::thread caller([&] {
+        pinned = pinTo(first);
+        for (int round = 0; pinned && round < 4; ++round) {
+            const auto idle = std::chrono::steady_clock::now();
+            while (pool.sleepingWorkers() < 1 && std::chrono::steady_clock::now() - idle < std::chrono::seconds(10)) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            }
+            if (pool.sleepingWorkers() != 1) {
+                asleep = false;
                 return;
             }
-            callerCpu = sched_getcpu();
-            const auto t0 = std::chrono::steady_clock::now();
-            while (!started.load()) {
-                if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(10)) {
-                    timedOut = true;
-                    break;
+            std::atomic<int> callerCpu{-1}, workerCpu{-1};
+            std::atomic<bool> started{false}, timedOut{false};
+            auto f = [&](int i) {
+                if (i == 1) {
+                    workerCpu = sched_getcpu();
+                    started = true;
+                    return;
                 }
-                std::this_thread::yield();
+                callerCpu = sched_getcpu();
+                const auto t0 = std::chrono::steady_clock::now();
+                while (!started.load()) {
+                    if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(10)) {
+                        timedOut = true;
+                        break;
+                    }
+                    std::this_thread::yield();
+                }
+            };
+            pool.parallelFor(2, f);
+            if (!timedOut.load()) {  // else the caller ran both tasks: no CPU to compare
+                callerCpus.push_back(callerCpu.load());
+                workerCpus.push_back(workerCpu.load());
             }
-        };
-        pool.parallelFor(2, f);
-        if (timedOut.load()) {
-            continue;  // the caller ran both tasks: no CPU to compare
         }
-        EXPECT_NE(callerCpu.load(), workerCpu.load()) << "round " << round;
+    });
+    caller.join();
+    ASSERT_TRUE(pinned);
+    ASSERT_TRUE(asleep) << "the worker never fell asleep";
+    for (size_t r = 0; r < callerCpus.size(); ++r) {
+        EXPECT_EQ(callerCpus[r], first) << "round " << r;
+        EXPECT_NE(workerCpus[r], first) << "round " << r;
     }
 }
 #endif
