@@ -28,8 +28,8 @@ static const char* kUsage =
     "  --memory normal|low|high               (default normal)\n"
     "  --input-shape NAME:1x3x224x224  resizes an input first (repeatable)\n"
     "  --json FILE            writes a JSON list, one object per model: model, forward, threads,\n"
-    "                         precision, loop, warmup, pause_ms, min_ms, max_ms, avg_ms, median_ms, p90_ms,\n"
-    "                         load_ms, session_ms, memory_mb, mflops\n"
+    "                         precision, loop, warmup, pause_ms, min_ms, max_ms, avg_ms, median_ms,\n"
+    "                         p90_ms, load_ms, session_ms, memory_mb, mflops\n"
     "  --profile              after the timed runs, times every op over --loop runs and prints a table\n"
     "  --help                 this text\n"
     "\n"
@@ -226,8 +226,8 @@ void writeJson(const std::string& file, const std::vector<Result>& results) {
         snprintf(buf, sizeof(buf),
                  "  {\"model\": \"%s\", \"forward\": \"%s\", \"threads\": %d, \"precision\": \"%s\", \"loop\": %d, "
                  "\"warmup\": %d, \"pause_ms\": %d, \"min_ms\": %.6f, \"max_ms\": %.6f, \"avg_ms\": %.6f, "
-                 "\"median_ms\": %.6f, "
-                 "\"p90_ms\": %.6f, \"load_ms\": %.6f, \"session_ms\": %.6f, \"memory_mb\": %.6f, \"mflops\": %.6f}",
+                 "\"median_ms\": %.6f, \"p90_ms\": %.6f, \"load_ms\": %.6f, \"session_ms\": %.6f, \"memory_mb\": %.6f, "
+                 "\"mflops\": %.6f}",
                  jsonEscape(r.model).c_str(), r.forward.c_str(), r.threads, r.precision.c_str(), r.loop, r.warmup,
                  r.pauseMs, r.minMs, r.maxMs, r.avgMs, r.medianMs, r.p90Ms, r.loadMs, r.sessionMs, r.memoryMB,
                  r.mflops);

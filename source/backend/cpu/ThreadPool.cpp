@@ -37,15 +37,9 @@ inline void spinWait(int spin) {
 
 ThreadPool::ThreadPool(int threads) : mThreads(threads < 1 ? 1 : (threads > kMaxThreads ? kMaxThreads : threads)) {
 #if defined(__linux__)
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (mThreads > 1 && sched_getaffinity(0, sizeof(set), &set) == 0) {
-        for (int c = 0; c < kCpuWords * 64 && c < CPU_SETSIZE; ++c) {
-            if (CPU_ISSET(c, &set)) {
-                mAllowed[c / 64] |= 1ull << (c % 64);
-                ++mAllowedCount;
-            }
-        }
+    CPU_ZERO(&mAllowed);
+    if (mThreads > 1 && sched_getaffinity(0, sizeof(mAllowed), &mAllowed) != 0) {
+        CPU_ZERO(&mAllowed);
     }
 #endif
     mWorkers.reserve((size_t)(mThreads - 1));
@@ -113,25 +107,19 @@ int ThreadPool::sleepingWorkers() {
 
 void ThreadPool::steerSleepers(const bool* asleep) {
 #if defined(__linux__)
-    if (mAllowedCount < 2) {
+    const int cpu = sched_getcpu();
+    if (CPU_COUNT(&mAllowed) < 2 || cpu < 0) {
         return;
     }
-    const int cpu = sched_getcpu();
-    if (cpu < 0) {
-        return;
+    cpu_set_t set = mAllowed;
+    if (cpu < CPU_SETSIZE) {
+        CPU_CLR(cpu, &set);
     }
     for (int t = 1; t < mThreads; ++t) {
         Share& w = mShares[t];
         const int tid = w.tid.load(std::memory_order_acquire);
         if (!asleep[t] || w.excludedCpu == cpu || tid <= 0) {
             continue;
-        }
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        for (int c = 0; c < kCpuWords * 64 && c < CPU_SETSIZE; ++c) {
-            if (c != cpu && ((mAllowed[c / 64] >> (c % 64)) & 1u)) {
-                CPU_SET(c, &set);
-            }
         }
         // the mask stays until the next wake that finds the caller elsewhere; a failure (the CPUs
         // changed under the process) leaves the worker where the scheduler puts it

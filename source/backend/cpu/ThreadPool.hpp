@@ -23,6 +23,9 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 namespace MNN {
 
@@ -86,10 +89,9 @@ private:
     std::atomic<bool> mStop{false};
     TaskFn mFn = nullptr;
     void* mCtx = nullptr;
-    // the CPUs this process may use, as a mask of up to 1024 (Linux; 0 CPUs elsewhere: no steering)
-    static constexpr int kCpuWords = 1024 / 64;
-    uint64_t mAllowed[kCpuWords] = {};
-    int mAllowedCount = 0;
+#if defined(__linux__)
+    cpu_set_t mAllowed;  // the CPUs the creating thread may use (steerSleepers: 2 or more)
+#endif
 };
 
 /**
