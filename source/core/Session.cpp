@@ -747,13 +747,19 @@ ErrorCode Session::resize(bool inputValuesKnown) {
     // Executions may be remade below and own planned scratch tensors: no plan may point at them
     clearPlans();
     assignLayouts();
-    // Executions
+    // Executions. A constant read in place from a mapped model is given back (constantConsumed) as
+    // soon as the last op reading it has its Execution: the Executions that repack weights do it at
+    // creation, so the model's pages no longer sit beside every packed copy until the resizes below
+    // (resnet50: peak RSS 236 -> 159 MB on 2026-11-29). An Execution that reads them again in its resize faults
+    // them back in from the file; planMemory gives them back again after that resize.
+    std::vector<int> creators = pendingConstantReaders(true);
     for (auto& up : mUnits) {
         auto& u = *up;
         if (u.execution) {
             continue;
         }
         u.execution.reset(u.backend->onCreate(u.inputs, u.outputs, u.op));
+        consumeConstants(u, &creators);
         if (!u.execution && u.backend != mCPUFallback.get()) {
             MNN_ERROR("op %s (%s): not on backend %d, running it on the CPU\n", opName(u.op), opTypeName(u.op->type()),
                       (int)u.backend->type());
@@ -1000,6 +1006,58 @@ void Session::planInPlaceOutputs(const std::vector<int>& lastUse, const std::vec
     }
 }
 
+std::vector<int> Session::pendingConstantReaders(bool withoutExecution) const {
+    std::vector<int> pending;
+    if (!mOptions.constantConsumed || mAliasedConstants.empty()) {
+        return pending;
+    }
+    const int tensorCount = (int)mTensors.size();
+    pending.assign(tensorCount, 0);
+    std::vector<char> aliased(tensorCount, 0);
+    for (int idx : mAliasedConstants) {
+        aliased[idx] = 1;
+    }
+    for (auto& up : mUnits) {
+        if (withoutExecution && up->execution) {
+            continue;
+        }
+        for (size_t j = 0; j < up->inputIdx.size(); ++j) {
+            int i = up->inputIdx[j];
+            bool first = std::find(up->inputIdx.begin(), up->inputIdx.begin() + j, i) == up->inputIdx.begin() + j;
+            if (i >= 0 && aliased[i] && first) {
+                ++pending[i];
+            }
+        }
+    }
+    if (withoutExecution) {
+        // a constant that an existing Execution still reads (a later resize) is not done with yet
+        for (auto& up : mUnits) {
+            if (up->execution) {
+                for (int i : up->inputIdx) {
+                    if (i >= 0 && pending[i] > 0) {
+                        pending[i] = -1;
+                    }
+                }
+            }
+        }
+    }
+    return pending;
+}
+
+void Session::consumeConstants(const Unit& u, std::vector<int>* pending) {
+    if (pending->empty()) {
+        return;
+    }
+    for (size_t j = 0; j < u.inputIdx.size(); ++j) {
+        int i = u.inputIdx[j];
+        bool first = std::find(u.inputIdx.begin(), u.inputIdx.begin() + j, i) == u.inputIdx.begin() + j;
+        if (i >= 0 && first && (*pending)[i] > 0 && --(*pending)[i] == 0) {
+            auto t = mTensors[i].get();
+            mOptions.constantConsumed(mOptions.constantOwner, t->host<void>(), (size_t)TensorUtils::byteSize(t));
+        }
+    }
+}
+
 ErrorCode Session::planMemory() {
     std::vector<Backend*> backends;
     for (auto& b : mBackends) {
@@ -1019,23 +1077,7 @@ ErrorCode Session::planMemory() {
         }
     }
     // constants read in place: how many ops still have to be resized before their bytes are done
-    std::vector<int> pendingReaders;
-    if (mOptions.constantConsumed && !mAliasedConstants.empty()) {
-        pendingReaders.assign(tensorCount, 0);
-        std::vector<char> aliased(tensorCount, 0);
-        for (int idx : mAliasedConstants) {
-            aliased[idx] = 1;
-        }
-        for (auto& up : mUnits) {
-            for (size_t j = 0; j < up->inputIdx.size(); ++j) {
-                int i = up->inputIdx[j];
-                bool first = std::find(up->inputIdx.begin(), up->inputIdx.begin() + j, i) == up->inputIdx.begin() + j;
-                if (i >= 0 && aliased[i] && first) {
-                    ++pendingReaders[i];
-                }
-            }
-        }
-    }
+    std::vector<int> pendingReaders = pendingConstantReaders(false);
     std::vector<int> viewParent;
     std::vector<int64_t> viewOffset;
     planConcatViews(&viewParent, &viewOffset);
@@ -1081,17 +1123,7 @@ ErrorCode Session::planMemory() {
             MNN_ERROR("op %s (%s): resize failed with code %d\n", opName(u.op), opTypeName(u.op->type()), (int)code);
             return code;
         }
-        if (!pendingReaders.empty()) {
-            for (size_t j = 0; j < u.inputIdx.size(); ++j) {
-                int i = u.inputIdx[j];
-                bool first = std::find(u.inputIdx.begin(), u.inputIdx.begin() + j, i) == u.inputIdx.begin() + j;
-                if (i >= 0 && first && pendingReaders[i] > 0 && --pendingReaders[i] == 0) {
-                    auto t = mTensors[i].get();
-                    mOptions.constantConsumed(mOptions.constantOwner, t->host<void>(),
-                                              (size_t)TensorUtils::byteSize(t));
-                }
-            }
-        }
+        consumeConstants(u, &pendingReaders);
         for (size_t j = 0; j < u.inputIdx.size(); ++j) {
             int i = u.inputIdx[j];
             bool firstMention = std::find(u.inputIdx.begin(), u.inputIdx.begin() + j, i) == u.inputIdx.begin() + j;

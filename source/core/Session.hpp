@@ -110,6 +110,14 @@ private:
                     bool* failed);
     bool valuesChanged() const;
     ErrorCode planMemory();
+    /**
+     * per tensor: how many units still read the aliased constant (0 for other tensors; empty when
+     * no constant is given back). withoutExecution: only units that have no Execution yet count,
+     * and a constant that a unit with an Execution reads is marked -1 (never given back by them)
+     */
+    std::vector<int> pendingConstantReaders(bool withoutExecution) const;
+    /** counts u's read of each aliased input down in *pending; gives back those that reach 0 */
+    void consumeConstants(const Unit& u, std::vector<int>* pending);
     void planConcatViews(std::vector<int>* viewParent, std::vector<int64_t>* viewOffset);
     void planInPlaceOutputs(const std::vector<int>& lastUse, const std::vector<int>& viewParent, std::vector<int>* root,
                             std::vector<int>* rootEnd);

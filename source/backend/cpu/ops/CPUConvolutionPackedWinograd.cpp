@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -94,10 +95,11 @@ public:
         mPost = CPUUtils::gemmPostFor(attrs, b);
         mPost.unary = f.unaryF32;
         mPool = static_cast<CPUBackend*>(b)->threadPool();
-        setAlgo("");
+        setAlgo();
     }
 
-    void setAlgo(const char* tag) {
+    void setAlgo() {
+        const char* tag = mUHalf.empty() ? "" : "-f16";
         char window[16] = "";
         if (mAxis != 0) {
             snprintf(window, sizeof(window), " %dx%d", mAxis == 2 ? mR : 1, mAxis == 1 ? mR : 1);
@@ -147,7 +149,7 @@ public:
         mCoB = packedBlocks(outC);
         mAt.assign(mat.at.begin(), mat.at.end());
         mBt.assign(mat.bt.begin(), mat.bt.end());
-        const int alpha = mAlpha, r = mR;
+        const int alpha = mAlpha;
         mUeStride = (int64_t)mCiB * 16 * mCoB * 16;
         mE = mAxis == 0 ? alpha * alpha : alpha;
         // U_e per transform element; at stride 2 the odd points' rows / columns of G are equal
@@ -181,11 +183,44 @@ public:
         // groups of two blocks the wide tile read each line twice (session 21)
         const bool high = CPUUtils::highPrecision(backend());
         mUQ = mFuncs->pcWideP > mFuncs->pcPMax && mWideTiles == mFuncs->pcWideP &&
-                      keepsHalfU(*mFuncs, high, alpha, 4.0 * (double)mUeStride * distinct)
+                      keepsHalfU(*mFuncs, high, alpha, 4.0 * (double)mUeStride * distinct, halfTiles())
                   ? 1
                   : std::max(1, mFuncs->pcQMax);
         const int qMax = mUQ;
-        mU.assign((size_t)(mUeStride * distinct), 0.0f);
+        // U straight into its half copy where it is kept as half (no float U of twice the size
+        // beside it at the peak), else as float; a value beyond half's range falls back to float
+        const size_t uCount = (size_t)(mUeStride * distinct);
+        const bool half = keepsHalfU(*mFuncs, high, alpha, 4.0 * (double)uCount, halfTiles());
+        bool halfFits = half;
+        if (half) {
+            mUHalf.assign(uCount, 0);
+            fillU(w, inC, outC, mat, qMax, [&](size_t i, double v) {
+                halfFits = halfFits && fabs(v) <= 65504.0;
+                mUHalf[i] = TensorUtils::floatToFp16((float)v);
+            });
+        }
+        if (!halfFits) {
+            LargeVector<uint16_t>().swap(mUHalf);
+            mU.assign(uCount, 0.0f);
+            fillU(w, inC, outC, mat, qMax, [&](size_t i, double v) { mU[i] = (float)v; });
+        }
+        setAlgo();
+        mBias.assign((size_t)mCoB * 16, 0.0f);
+        for (int co = 0; bias && co < outC; ++co) {
+            mBias[co] = bias[co];
+        }
+        mZeroBias.assign((size_t)qMax * 16, 0.0f);
+        return true;
+    }
+
+    /**
+     * U = G g G^T of every (output, input) channel pair of the weights w (outC x inC x r x r, or x r
+     * for a 1-D window), each value handed to store(index into U, value); U_e at mUIndex[e] * mUeStride,
+     * output blocks in groups of qMax
+     */
+    template <class Store>
+    void fillU(const float* w, int inC, int outC, const WinogradMatrices& mat, int qMax, Store store) const {
+        const int alpha = mAlpha, r = mR;
         std::vector<double> gg((size_t)alpha * r);
         for (int co = 0; co < outC; ++co) {
             // the Q group holding block co / 16: blocks [qb0, qb0 + q) at qb0 * ciB * 256 of each U_e
@@ -200,7 +235,7 @@ public:
                         for (int j = 0; j < r; ++j) {
                             acc += mat.g[(size_t)a * r + j] * k[j];
                         }
-                        mU[(size_t)(mUIndex[a] * mUeStride + off)] = (float)acc;
+                        store((size_t)(mUIndex[a] * mUeStride + off), acc);
                     }
                     continue;
                 }
@@ -220,46 +255,34 @@ public:
                         for (int j = 0; j < r; ++j) {
                             acc += gg[(size_t)a * r + j] * mat.g[(size_t)b * r + j];
                         }
-                        mU[(size_t)(mUIndex[a * alpha + b] * mUeStride + off)] = (float)acc;
+                        store((size_t)(mUIndex[a * alpha + b] * mUeStride + off), acc);
                     }
                 }
             }
         }
-        mBias.assign((size_t)mCoB * 16, 0.0f);
-        for (int co = 0; bias && co < outC; ++co) {
-            mBias[co] = bias[co];
-        }
-        mZeroBias.assign((size_t)qMax * 16, 0.0f);
-        setAlgo("");
-        halfWeightsIfStreamed();
-        return true;
     }
 
+    /** tiles per image for keepsHalfU: those of an r x r window at stride 1, else 0 */
+    int64_t halfTiles() const {
+        return mAxis == 0 && mStride == 1 && !mS2d ? mWideTiles : 0;
+    }
     /** the tiles per image the layer is planned for (prepareWeights groups U for pcWideP by it) */
     void setWideTiles(int tiles) {
         mWideTiles = tiles;
     }
 
-    /**
-     * U of kStreamedWeightBytes or more comes from memory at every run (resnet18's 512-channel F(2)
-     * layers: 16.8 MB each, a third of their time): below Precision_High, where the tier's tile
-     * kernel takes IEEE half weights on every tile (pcHalfTileP >= pcPMax: AVX2 and AVX-512), U is kept
-     * as half and the float copy dropped. Products and sums stay float; each U value is rounded by at
-     * most 2^-11 of itself (corpus against PyTorch at Precision_Normal: resnet18 2.6e-4 -> 3.2e-4,
-     * resnet50 2.5e-4 -> 3.4e-4, inception_v3 3.3e-4 -> 3.6e-4; bound 1e-3). F(2) only: F(4)'s
-     * larger transform coefficients amplify the rounding (resnet50 with half F(4) U on its 256-channel
-     * layers: 3.5e-3, measured 2026-11-26).
+    /*
+     * Half U (keepsHalfU, filled by prepareWeights): U of kStreamedWeightBytes or more comes from
+     * memory at every run (resnet18's 512-channel F(2) layers: 16.8 MB each, a third of their time):
+     * below Precision_High, where the tier's tile kernel takes IEEE half weights on every tile
+     * (pcHalfTileP >= pcPMax: AVX2 and AVX-512), U is kept as half only. Products and sums stay float;
+     * each U value is rounded by at most 2^-11 of itself (corpus against PyTorch at Precision_Normal:
+     * resnet18 2.6e-4 -> 3.2e-4, resnet50 2.5e-4 -> 3.4e-4, inception_v3 3.3e-4 -> 3.6e-4; bound
+     * 1e-3). F(4)'s larger transform coefficients amplify the rounding: resnet50 with half F(4) U on
+     * its six 256-channel 14x14 layers reached 3.5e-3 (2026-11-26), so F(4) keeps a half U only on
+     * planes of at most kHalfF4MaxTiles tiles, the 7x7 512-channel layers (resnet18 5.9e-4, resnet50
+     * 5.7e-4 on 2026-11-29; Zen 3, per-op medians in one process: 2.0 -> 1.3 ms per layer)
      */
-    void halfWeightsIfStreamed() {
-        const bool high = CPUUtils::highPrecision(backend());
-        if (!keepsHalfU(*mFuncs, high, mAlpha, (double)mU.size() * sizeof(float))) {
-            return;
-        }
-        if (CPUUtils::halfWeights(mU.data(), mU.size(), &mUHalf)) {
-            LargeVector<float>().swap(mU);
-            setAlgo("-f16");
-        }
-    }
 
     const char* algorithm() const override {
         return mAlgo;
@@ -525,7 +548,7 @@ public:
     void fusePool(const PoolAttrs& p) {
         mPoolFused = true;
         mPoolAttrs = p;
-        setAlgo("");
+        setAlgo();
     }
 
     ErrorCode onExecute(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
@@ -647,7 +670,7 @@ private:
     int mAlpha = 0, mInC = 0, mOutC = 0, mCiB = 0, mCoB = 0;
     std::vector<float> mAt, mBt, mBias, mZeroBias;
     LargeVector<float> mU;
-    LargeVector<uint16_t> mUHalf;  // U as IEEE half (halfWeightsIfStreamed; mU is then empty)
+    LargeVector<uint16_t> mUHalf;  // U as IEEE half (keepsHalfU; mU is then empty)
     int64_t mUeStride = 0;
     // plan
     int mBatch = 0, mIh = 0, mIw = 0, mOh = 0, mOw = 0, mPadTop = 0, mPadLeft = 0;
@@ -777,8 +800,9 @@ void CPUConvolutionPackedWinograd::runTiles(const float* x, int nb, int t0, int 
 
 }  // namespace
 
-bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes) {
-    return !high && alpha == 4 && uBytes >= (double)kStreamedWeightBytes && f.pcHalfTileP >= f.pcPMax;
+bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes, int64_t tiles) {
+    const bool shape = alpha == 4 || (alpha == 6 && tiles > 0 && tiles <= kHalfF4MaxTiles);
+    return !high && shape && uBytes >= (double)kStreamedWeightBytes && f.pcHalfTileP >= f.pcPMax;
 }
 
 int winogradAlpha(int m, const PackedWinogradShape& s) {
@@ -826,7 +850,9 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     }
     const double in = tiles * cin16 * inOps, out = tiles * cout16 * outOps;
     const double uFloats = (double)winogradDistinctU(m, s) * s.inC * cout16;
-    const double streamed = keepsHalfU(*s.funcs, s.high, (int)alpha, 4.0 * uFloats) ? uFloats / 2 : uFloats;  // float-sized
+    const int64_t halfTiles = s.axis == 0 && s.stride == 1 ? (int64_t)tiles : 0;
+    const double streamed =
+        keepsHalfU(*s.funcs, s.high, (int)alpha, 4.0 * uFloats, halfTiles) ? uFloats / 2 : uFloats;  // float-sized
     const double weights = s.lowMemory || s.streamWeights ? k.uWeight * streamed : 0.0;
     return s.batch * (gemm + k.transform * (in + out)) + weights;
 }
@@ -1000,7 +1026,10 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
             // (F(4) holds 9 MB for 256 channels, 38 MB for 512); F(2) (16 / 9 of the direct
             // weights) always competes
             const double uBytes = 4.0 * winogradDistinctU(m, s) * s.inC * roundUp(s.outC, 16);
-            if (memory == BackendConfig::Memory_Normal && m > 2 && uBytes > kWinogradWeightCapBytes) {
+            const int64_t planeTiles = stride == 1 && axis == 0 ? ceilDiv(s.oh, m) * ceilDiv(s.ow, m) : 0;
+            const bool half = keepsHalfU(f, high, winogradAlpha(m, s), uBytes, planeTiles);
+            if (memory == BackendConfig::Memory_Normal && m > 2 &&
+                (half ? uBytes / 2 > kWinogradHalfCapBytes : uBytes > kWinogradWeightCapBytes)) {
                 continue;
             }
             const double c = packedWinogradCost(m, s);

@@ -54,11 +54,18 @@ bool winogradOffers(int m, const PackedWinogradShape& s);
 int winogradDistinctU(int m, const PackedWinogradShape& s);
 
 /**
- * whether F(m, r) keeps its transformed weights U (uBytes as float) as IEEE half: alpha 4 (F(2,3)) only, below
+ * whether F(m, r) keeps its transformed weights U (uBytes as float) as IEEE half: below
  * Precision_High, U of kStreamedWeightBytes or more, on a tier whose tile takes half weights on every
- * tile (CPUConvolutionPackedWinograd::halfWeightsIfStreamed says why)
+ * tile; alpha 4 (F(2,3)) on any plane, alpha 6 (F(4,3) of an r x r window) only on planes of at most
+ * kHalfF4MaxTiles tiles per image (`tiles`; 0: unknown). CPUConvolutionPackedWinograd::
+ * halfWeightsIfStreamed says why.
  */
-bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes);
+bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes, int64_t tiles);
+/**
+ * the most tiles per image of a plane whose F(4,3) U is kept as half: the 7x7 / 8x8 outputs (2 x 2
+ * tiles), whose layers stream U from memory for 4 tiles
+ */
+constexpr int64_t kHalfF4MaxTiles = 4;
 
 /** the largest alpha = m + r - 1 of the packed Winograd (its transform kernels' limit) */
 constexpr int kMaxWinogradAlpha = 8;
@@ -80,6 +87,12 @@ inline int maxWinogradAlpha(int axis) {
  * every choice; Memory_High is speed-first
  */
 constexpr double kWinogradWeightCapBytes = 8.0 * 1024 * 1024;
+/**
+ * ... and F(4) where its U is kept as half (keepsHalfU: a plane of at most kHalfF4MaxTiles tiles)
+ * and the half U stays within this many bytes: resnet18's / resnet50's 512-channel 7x7 layers (18.9
+ * MB, 2.25x their half F(2) U) take 0.56x F(2)'s multiply-adds, 4 tiles instead of 16
+ */
+constexpr double kWinogradHalfCapBytes = 24.0 * 1024 * 1024;
 
 /**
  * estimated cost (GEMM micro-kernel multiply-add units) of one run of F(m x m, r x r) on the packed
