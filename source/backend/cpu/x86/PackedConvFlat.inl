@@ -16,9 +16,10 @@ inline bool isFlatTile(const PackedConvTile* t) {
  * -4..10%, resnet50 -4%, squeezenet / shufflenet / efficientnet -3..5%, mobilenet_v2 -2% with the
  * AVX2 tile on Zen 3; mobilenet_v2 / squeezenet / shufflenet -1..2% with the AVX-512 tile on an
  * Intel Xeon; per-op medians in one process). A whole block is a constant trip count unrolled by 4,
- * a last block of fewer lanes runs after the whole ones.
+ * a last block of fewer lanes runs after the whole ones. PFX > 0: each whole block first prefetches
+ * the PFX lines after its first PFX (the next tile's input of PFX positions, 16 floats apart).
  */
-template <class Step>
+template <int PFX = 0, class Step>
 inline __attribute__((always_inline)) void walkFlatK(const PackedConvTile* t, const float* x, int64_t wBlock,
                                                      Step&& step) {
     const float* xb = x;
@@ -26,6 +27,10 @@ inline __attribute__((always_inline)) void walkFlatK(const PackedConvTile* t, co
     const int64_t xbs = t->xBlockStride;
     const int whole = t->kLast == 16 ? t->kBlocks : t->kBlocks - 1;
     for (int kb = 0; kb < whole; ++kb) {
+#pragma GCC unroll 16
+        for (int l = 0; l < PFX; ++l) {
+            _mm_prefetch((const char*)(xb + (PFX + l) * 16), _MM_HINT_T0);
+        }
 #pragma GCC unroll 4
         for (int i = 0; i < 16; ++i) {
             step(xb, wt, i);
