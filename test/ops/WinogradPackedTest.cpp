@@ -250,7 +250,7 @@ TEST(WinogradPacked, EveryTileSizeMatchesReferenceOnEveryTierAndThreadCount) {
             cpuSetTierOverride(tier);
             const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
             for (int threads = 1; threads <= 3; ++threads) {
-                for (int m : {2, 3, 4, 6, 0}) {
+                for (int m : {2, 3, 4, 5, 6, 0}) {
                     const std::string algo = m ? "winograd" + std::to_string(m) : "";
                     const PwRun r = runCase(model, x.get(), "packed", threads, algo.c_str());
                     const std::string where = "case " + std::to_string(ci) + " " + (m ? algo : "auto") + " tier " +

@@ -165,15 +165,15 @@ TEST(Winograd, GeneratedMatricesComputeCorrelation) {
 
 // the packed transform kernels' compile-time B^T / A^T are the generator's
 TEST(Winograd, CompileTimeTablesEqualTheGeneratedMatrices) {
-    // F(2,3), F(4,3), F(6,3), F(2,5), F(4,5), F(4,4) (the space-to-depth stem), F(3,3); 1-D only:
-    // F(2,7), F(4,7), F(6,7), F(6,5)
+    // F(2,3), F(4,3), F(6,3), F(2,5), F(4,5), F(4,4) (the space-to-depth stem), F(3,3), F(5,3); 1-D
+    // only: F(2,7), F(4,7), F(6,7), F(6,5)
     const wino::Tables* tables[] = {
         &wino::ConstTables<4>::value,     &wino::ConstTables<6>::value,     &wino::ConstTables<8>::value,
         &wino::ConstTables<6, 2>::value,  &wino::ConstTables<8, 4>::value,  &wino::ConstTables<8, 2>::value,
         &wino::ConstTables<10, 4>::value, &wino::ConstTables<12, 6>::value, &wino::ConstTables<10, 6>::value,
-        &wino::ConstTables<7, 4>::value,  &wino::ConstTables<5>::value};
-    const int alphas[] = {4, 6, 8, 6, 8, 8, 10, 12, 10, 7, 5}, ms[] = {2, 4, 6, 2, 4, 2, 4, 6, 6, 4, 3};
-    for (int k = 0; k < 11; ++k) {
+        &wino::ConstTables<7, 4>::value,  &wino::ConstTables<5>::value,     &wino::ConstTables<7, 5>::value};
+    const int alphas[] = {4, 6, 8, 6, 8, 8, 10, 12, 10, 7, 5, 7}, ms[] = {2, 4, 6, 2, 4, 2, 4, 6, 6, 4, 3, 5};
+    for (int k = 0; k < 12; ++k) {
         const int alpha = alphas[k], m = ms[k], r = alpha + 1 - m;
         WinogradMatrices w;
         ASSERT_TRUE(makeWinogradMatrices(m, r, &w));

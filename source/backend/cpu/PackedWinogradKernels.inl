@@ -335,8 +335,8 @@ static void pwInput(const float* x, int ih, int iw, int iy0, int ix0, int m, int
             }
             return pwInputT<5>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
         case 7:
-            // F(4,4) steps 4 columns per tile, the stride-2 3x3 window's m = 3 steps 6
-            if (m == 4) {
+            // F(4,4) steps 4 columns per tile, F(5,3) 5, the stride-2 3x3 window's m = 3 steps 6
+            if (m == 4 || m == 5) {
                 return pwInputT<7, false>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
             }
             return pwInputT<7>(x, ih, iw, iy0, ix0, m, nx, bt, alpha, v, eStride);
@@ -375,6 +375,9 @@ static void pwOutput(const float* o, int64_t eStride, const float* at, int alpha
     }
     if (alpha == 7 && m == 4) {  // F(4,4): the stride-2 7x7 stem on its space-to-depth input
         return pwOutputC<7, 4>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
+    }
+    if (alpha == 7 && m == 5) {  // F(5,3)
+        return pwOutputC<7, 5>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);
     }
     if (alpha == 7 && m == 3) {  // the stride-2 3x3 window, m = 3
         return pwOutputC<7, 3, MNN::wino::Stride2Tables<3>>(o, eStride, nx, bias, y, yRowStride, rows, cols, post);

@@ -810,9 +810,11 @@ int winogradAlpha(int m, const PackedWinogradShape& s) {
 }
 
 bool winogradOffers(int m, const PackedWinogradShape& s) {
-    // F(3,3) (alpha 5) on 3x3 windows here only (its transforms: PackedWinogradKernels.inl); the
-    // plain path keeps F(2), F(4), F(6)
-    const bool f33 = m == 3 && s.axis == 0 && s.r == 3;
+    // F(3,3) (alpha 5) and F(5,3) (alpha 7) on 3x3 windows here only (their transforms:
+    // PackedWinogradKernels.inl); the plain path keeps F(2), F(4), F(6). F(5,3) covers planes of a
+    // multiple of 5 without F(6)'s or F(4)'s overhang (inception_v3's 35x35 layers: 36 / 36 outputs
+    // per row computed against 35; squeezenet's 55x55: 60 / 56 against 55)
+    const bool f33 = (m == 3 || m == 5) && s.axis == 0 && s.r == 3;
     const bool unit = s.stride == 2 ? m == 2 || m == 3 : WinogradConv::supportedUnit(m) || f33;
     return unit && winogradAlpha(m, s) <= maxWinogradAlpha(s.axis);
 }
@@ -1012,7 +1014,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
         s.streamWeights = memory != BackendConfig::Memory_High;
         s.high = high;
         double best = forced < 0 ? 1e300 : packedDirect3x3Cost(s);
-        for (int m : {2, 3, 4, 6}) {
+        for (int m : {2, 3, 4, 5, 6}) {
             // alpha <= 8 (1-D: 12); Precision_High: alpha 4 only (F(2,3); F(2,5)'s alpha 6 rounds
             // like F(4,3)); stride 2 (m = 2, 3): the F(m, 2) part's alpha m + 1 counts
             const int roundAlpha = stride == 2 ? m + 1 : winogradAlpha(m, s);
