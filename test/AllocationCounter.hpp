@@ -26,14 +26,7 @@
 #define MNN_COUNT_ALLOCATIONS 1
 #endif
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
-#endif
+#include "RunningOnValgrind.hpp"
 // valgrind replaces the malloc family of the executable too: the counters see nothing (googletest)
 #define MNN_SKIP_UNDER_VALGRIND()                                                   \
     if (RUNNING_ON_VALGRIND) {                                                      \

@@ -9,14 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <fstream>
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
-#endif
+#include "RunningOnValgrind.hpp"
 #include "ModelBuilder.hpp"
 #include "TestUtils.hpp"
 
