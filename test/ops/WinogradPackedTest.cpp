@@ -538,7 +538,8 @@ static double maxError(const std::vector<float>& b, const std::vector<float>& re
 
 TEST(WinogradPacked, F4KeepsHalfUOnlyOnPlanesOfFourTiles) {
     // F(4,3)'s U of 384 -> 384 channels is 36 x 384 x 384 floats = 21 MB: below Precision_High, on
-    // tiers whose tile takes half weights, it is kept as IEEE half on a 7x7 plane (2 x 2 tiles, at
+    // tiers whose tile takes half weights and that keep a half F(4) U (pwHalfF4: AVX2), it is kept
+    // as IEEE half on a 7x7 plane (2 x 2 tiles, at
     // most kHalfF4MaxTiles) and as float on a 14x14 plane (16 tiles: F(4)'s larger transform
     // coefficients amplify the rounding there over many layers). Forced F(4) against the reference.
     const int best = (int)cpuFeatures().best;
@@ -555,7 +556,8 @@ TEST(WinogradPacked, F4KeepsHalfUOnlyOnPlanesOfFourTiles) {
             cpuSetTierOverride(tier);
             const auto& f = cpuCoreFunctionsFor((CPUTier)tier);
             for (auto precision : {BackendConfig::Precision_Normal, BackendConfig::Precision_High}) {
-                const bool half = f.pcHalfTileP >= f.pcPMax && precision != BackendConfig::Precision_High && side == 7;
+                const bool half =
+                    f.pwHalfF4 && f.pcHalfTileP >= f.pcPMax && precision != BackendConfig::Precision_High && side == 7;
                 const PwRun r = runCase(model, x.get(), "packed", 1, "winograd4", precision);
                 const std::string where = std::string(cpuTierName(f.tier)) + " " + std::to_string(side) + "x" +
                                           std::to_string(side) + " precision " + std::to_string((int)precision);

@@ -232,6 +232,7 @@ static void fillTables() {
             f.pcHalfTileP = 6;
             f.pcKSlices = false;
             f.pcKSliceSmall = false;
+            f.pwHalfF4 = true;
             // benchmark/ab/fit_winograd_cost.py on Zen 3 (the 3x3 layers of resnet18 / 50,
             // inception_v3 and squeezenet, each timed as F(2), F(4), F(6) and direct in one process):
             // the mean of three fits after the transforms took compile-time matrices (2026-11-26,

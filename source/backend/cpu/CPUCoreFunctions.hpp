@@ -350,6 +350,13 @@ struct CPUCoreFunctions {
      */
     bool pcKSlices = true;
     bool pcKSliceSmall = true;
+    /**
+     * F(4,3) keeps a streamed U as IEEE half on planes of at most kHalfF4MaxTiles tiles (keepsHalfU):
+     * on the AVX2 tier, measured on Zen 3 (resnet18's / resnet50's 7x7 512-channel layers 2.0 -> 1.3
+     * ms, 2026-11-29). Off elsewhere: the AVX-512 tier runs those layers' 16 F(2,3) tiles in one wide
+     * pass (pcWideP) and was not measured with it
+     */
+    bool pwHalfF4 = false;
     Packed3x3Costs pw3x3;  // the packed 3x3 choice's cost constants (defaults: Zen 4 / AVX-512)
     PackedWinoInputKernel pwinoInput = nullptr;    // pwino_input__<isa>
     PackedWinoOutputKernel pwinoOutput = nullptr;  // pwino_output__<isa>

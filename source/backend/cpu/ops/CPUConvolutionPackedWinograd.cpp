@@ -801,7 +801,7 @@ void CPUConvolutionPackedWinograd::runTiles(const float* x, int nb, int t0, int 
 }  // namespace
 
 bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes, int64_t tiles) {
-    const bool shape = alpha == 4 || (alpha == 6 && tiles > 0 && tiles <= kHalfF4MaxTiles);
+    const bool shape = alpha == 4 || (alpha == 6 && f.pwHalfF4 && tiles > 0 && tiles <= kHalfF4MaxTiles);
     return !high && shape && uBytes >= (double)kStreamedWeightBytes && f.pcHalfTileP >= f.pcPMax;
 }
 

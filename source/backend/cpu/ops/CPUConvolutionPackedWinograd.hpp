@@ -56,9 +56,9 @@ int winogradDistinctU(int m, const PackedWinogradShape& s);
 /**
  * whether F(m, r) keeps its transformed weights U (uBytes as float) as IEEE half: below
  * Precision_High, U of kStreamedWeightBytes or more, on a tier whose tile takes half weights on every
- * tile; alpha 4 (F(2,3)) on any plane, alpha 6 (F(4,3) of an r x r window) only on planes of at most
- * kHalfF4MaxTiles tiles per image (`tiles`; 0: unknown). CPUConvolutionPackedWinograd::
- * halfWeightsIfStreamed says why.
+ * tile; alpha 4 (F(2,3)) on any plane, alpha 6 (F(4,3) of an r x r window) only on tiers with
+ * CPUCoreFunctions::pwHalfF4 and planes of at most kHalfF4MaxTiles tiles per image (`tiles`; 0: unknown).
+ * CPUConvolutionPackedWinograd:: halfWeightsIfStreamed says why.
  */
 bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes, int64_t tiles);
 /**
