@@ -750,8 +750,8 @@ ErrorCode Session::resize(bool inputValuesKnown) {
     // Executions. A constant read in place from a mapped model is given back (constantConsumed) as
     // soon as the last op reading it has its Execution: the Executions that repack weights do it at
     // creation, so the model's pages no longer sit beside every packed copy until the resizes below
-    // (resnet50: peak RSS 236 -> 159 MB on 2026-11-29). An Execution that reads them again in its resize faults
-    // them back in from the file; planMemory gives them back again after that resize.
+    // (resnet50: peak RSS 236 -> 159 MB on 2026-11-29). An Execution that reads them again in its
+    // resize faults them back in from the file; planMemory gives them back again after that resize.
     std::vector<int> creators = pendingConstantReaders(true);
     for (auto& up : mUnits) {
         auto& u = *up;
@@ -759,7 +759,6 @@ ErrorCode Session::resize(bool inputValuesKnown) {
             continue;
         }
         u.execution.reset(u.backend->onCreate(u.inputs, u.outputs, u.op));
-        consumeConstants(u, &creators);
         if (!u.execution && u.backend != mCPUFallback.get()) {
             MNN_ERROR("op %s (%s): not on backend %d, running it on the CPU\n", opName(u.op), opTypeName(u.op->type()),
                       (int)u.backend->type());
@@ -770,6 +769,7 @@ ErrorCode Session::resize(bool inputValuesKnown) {
             MNN_ERROR("op %s: op type %s has no CPU kernel\n", opName(u.op), opTypeName(u.op->type()));
             return NOT_SUPPORT;
         }
+        consumeConstants(u, &creators);  // after the fallback's creation too, which reads them again
     }
     auto code = planMemory();
     if (code != NO_ERROR) {

@@ -805,6 +805,14 @@ bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes, 
     return !high && shape && uBytes >= (double)kStreamedWeightBytes && f.pcHalfTileP >= f.pcPMax;
 }
 
+namespace {
+/** keepsHalfU for F(m) on s: its tiles per image count for an r x r window at stride 1 only */
+bool keepsHalfUFor(int m, const PackedWinogradShape& s, double uBytes) {
+    const int64_t tiles = s.axis == 0 && s.stride == 1 ? ceilDiv(s.oh, m) * ceilDiv(s.ow, m) : 0;
+    return keepsHalfU(*s.funcs, s.high, winogradAlpha(m, s), uBytes, tiles);
+}
+}  // namespace
+
 int winogradAlpha(int m, const PackedWinogradShape& s) {
     return s.stride == 2 ? 2 * m + 1 : m + s.r - 1;
 }
@@ -852,9 +860,7 @@ double packedWinogradCost(int m, const PackedWinogradShape& s) {
     }
     const double in = tiles * cin16 * inOps, out = tiles * cout16 * outOps;
     const double uFloats = (double)winogradDistinctU(m, s) * s.inC * cout16;
-    const int64_t halfTiles = s.axis == 0 && s.stride == 1 ? (int64_t)tiles : 0;
-    const double streamed =
-        keepsHalfU(*s.funcs, s.high, (int)alpha, 4.0 * uFloats, halfTiles) ? uFloats / 2 : uFloats;  // float-sized
+    const double streamed = keepsHalfUFor(m, s, 4.0 * uFloats) ? uFloats / 2 : uFloats;  // float-sized
     const double weights = s.lowMemory || s.streamWeights ? k.uWeight * streamed : 0.0;
     return s.batch * (gemm + k.transform * (in + out)) + weights;
 }
@@ -1028,8 +1034,7 @@ Execution* createPackedWinograd(const std::vector<Tensor*>& inputs, const std::v
             // (F(4) holds 9 MB for 256 channels, 38 MB for 512); F(2) (16 / 9 of the direct
             // weights) always competes
             const double uBytes = 4.0 * winogradDistinctU(m, s) * s.inC * roundUp(s.outC, 16);
-            const int64_t planeTiles = stride == 1 && axis == 0 ? ceilDiv(s.oh, m) * ceilDiv(s.ow, m) : 0;
-            const bool half = keepsHalfU(f, high, winogradAlpha(m, s), uBytes, planeTiles);
+            const bool half = keepsHalfUFor(m, s, uBytes);
             if (memory == BackendConfig::Memory_Normal && m > 2 &&
                 (half ? uBytes / 2 > kWinogradHalfCapBytes : uBytes > kWinogradWeightCapBytes)) {
                 continue;

@@ -58,7 +58,7 @@ int winogradDistinctU(int m, const PackedWinogradShape& s);
  * Precision_High, U of kStreamedWeightBytes or more, on a tier whose tile takes half weights on every
  * tile; alpha 4 (F(2,3)) on any plane, alpha 6 (F(4,3) of an r x r window) only on tiers with
  * CPUCoreFunctions::pwHalfF4 and planes of at most kHalfF4MaxTiles tiles per image (`tiles`; 0: unknown).
- * CPUConvolutionPackedWinograd:: halfWeightsIfStreamed says why.
+ * The "Half U" comment in CPUConvolutionPackedWinograd.cpp says why.
  */
 bool keepsHalfU(const CPUCoreFunctions& f, bool high, int alpha, double uBytes, int64_t tiles);
 /**
