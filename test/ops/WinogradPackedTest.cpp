@@ -539,9 +539,9 @@ static double maxError(const std::vector<float>& b, const std::vector<float>& re
 TEST(WinogradPacked, F4KeepsHalfUOnlyOnPlanesOfFourTiles) {
     // F(4,3)'s U of 384 -> 384 channels is 36 x 384 x 384 floats = 21 MB: below Precision_High, on
     // tiers whose tile takes half weights and that keep a half F(4) U (pwHalfF4: AVX2), it is kept
-    // as IEEE half on a 7x7 plane (2 x 2 tiles, at
-    // most kHalfF4MaxTiles) and as float on a 14x14 plane (16 tiles: F(4)'s larger transform
-    // coefficients amplify the rounding there over many layers). Forced F(4) against the reference.
+    // as IEEE half on a 7x7 plane (2 x 2 tiles, at most kHalfF4MaxTiles) and as float on a 14x14
+    // plane (16 tiles: F(4)'s larger transform coefficients amplify the rounding there over many
+    // layers). Forced F(4) against the reference.
     const int best = (int)cpuFeatures().best;
     int halfRuns = 0;
     for (int side : {7, 14}) {
