@@ -182,10 +182,10 @@ public:
         // thread, two builds in one process, Xeon; resnet50 +0.5%, within its noise). With U in
         // groups of two blocks the wide tile read each line twice (session 21)
         const size_t uCount = (size_t)(mUeStride * distinct);
-        const bool half = keepsHalfU(*mFuncs, CPUUtils::highPrecision(backend()), alpha, 4.0 * (double)uCount,
-                                     halfTiles());
-        mUQ = mFuncs->pcWideP > mFuncs->pcPMax && mWideTiles == mFuncs->pcWideP && half ? 1
-                                                                                       : std::max(1, mFuncs->pcQMax);
+        const bool half =
+            keepsHalfU(*mFuncs, CPUUtils::highPrecision(backend()), alpha, 4.0 * (double)uCount, halfTiles());
+        mUQ =
+            mFuncs->pcWideP > mFuncs->pcPMax && mWideTiles == mFuncs->pcWideP && half ? 1 : std::max(1, mFuncs->pcQMax);
         const int qMax = mUQ;
         // U straight into its half copy where it is kept as half (no float U of twice the size
         // beside it at the peak), else as float; a value beyond half's range falls back to float
