@@ -78,6 +78,34 @@ Session::~Session() {
 // Decodes a constant into a tensor (STATIC memory of `backend`).
 // alias: a plain constant whose bytes are aligned for its type may point into the model buffer
 // (returned in *aliased) instead of a STATIC copy
+static const char* errorName(ErrorCode code) {
+    switch (code) {
+        case OUT_OF_MEMORY: return "out of memory";
+        case NOT_SUPPORT: return "not supported at these shapes or types";
+        case COMPUTE_SIZE_ERROR: return "size error";
+        case NO_EXECUTION: return "no execution";
+        case INVALID_VALUE: return "invalid value";
+        case INPUT_DATA_ERROR: return "input data error";
+        default: return "error";
+    }
+}
+
+/** "name 1x3x224x224 float, name2 4 int32" for a log line */
+static std::string shapesOf(const std::vector<Tensor*>& ts) {
+    std::string s;
+    for (auto t : ts) {
+        if (!s.empty()) {
+            s += ", ";
+        }
+        if (!t) {
+            s += "(none)";
+            continue;
+        }
+        s += TensorUtils::describe(t)->name + " " + TensorUtils::shapeString(t) + " " + TensorUtils::typeName(t->getType());
+    }
+    return s.empty() ? "(none)" : s;
+}
+
 static bool loadConstant(const Schema::Blob* blob, Tensor* t, Backend* backend, const std::string& name, bool alias,
                          bool* aliased) {
     *aliased = false;
@@ -496,6 +524,17 @@ bool Session::init() {
         return false;
     }
     auto code = resize(false);
+    if (code != NO_ERROR && !mPlaceholderInputs.empty()) {
+        // the model's unknown input dims planned as 1 do not fit some op (a pooling window, a
+        // Concat of upsampled maps): the app resizes the inputs before its first run
+        auto t = mPlaceholderInputs[0].first;
+        MNN_PRINT("createSession: input %s has unknown dims, planned as %s, which the op above rejects; the session is "
+                  "prepared when resizeTensor gives the inputs their real shapes\n",
+                  TensorUtils::describe(t)->name.c_str(), TensorUtils::shapeString(t).c_str());
+        mNeedResize = true;
+        mReady = false;
+        return true;
+    }
     return code == NO_ERROR;
 }
 
@@ -525,6 +564,7 @@ bool Session::setupTensors() {
         }
         des->usage = Tensor::InsideDescribe::INPUT;
         std::vector<int> dims;
+        bool unknownDims = false;
         halide_type_t type = halide_type_of<float>();
         if (mGraph.inputs) {
             for (auto d : *mGraph.inputs) {
@@ -532,6 +572,7 @@ bool Session::setupTensors() {
                     if (d->dims()) {
                         for (auto v : *d->dims()) {
                             dims.push_back(v < 0 ? 1 : v);  // unknown dims start at 1
+                            unknownDims = unknownDims || v < 0;
                         }
                     }
                     type = TensorUtils::typeOf(d->dataType());
@@ -549,6 +590,9 @@ bool Session::setupTensors() {
         }
         t->buffer().type = type;
         TensorUtils::setShape(t, dims);
+        if (unknownDims) {
+            mPlaceholderInputs.emplace_back(t, dims);
+        }
         int64_t count = 0;
         if (!TensorUtils::checkedProduct(dims, mOptions.tensorLimitBytes / type.bytes(), &count)) {
             MNN_ERROR("input %s: shape %s is invalid or over the tensor size limit\n", des->name.c_str(),
@@ -746,6 +790,11 @@ ErrorCode Session::resize(bool inputValuesKnown) {
     }
     // Executions may be remade below and own planned scratch tensors: no plan may point at them
     clearPlans();
+    if (placeholdersReplaced()) {
+        for (auto& up : mUnits) {
+            up->execution.reset();
+        }
+    }
     assignLayouts();
     // Executions. A constant read in place from a mapped model is given back (constantConsumed) as
     // soon as the last op reading it has its Execution: the Executions that repack weights do it at
@@ -778,6 +827,19 @@ ErrorCode Session::resize(bool inputValuesKnown) {
     mNeedResize = false;
     mReady = true;
     return NO_ERROR;
+}
+
+bool Session::placeholdersReplaced() {
+    if (mPlaceholderInputs.empty()) {
+        return false;
+    }
+    for (auto& p : mPlaceholderInputs) {
+        if (TensorUtils::shape(p.first) != p.second) {
+            mPlaceholderInputs.clear();
+            return true;
+        }
+    }
+    return false;
 }
 
 void Session::clearPlans() {
@@ -1119,8 +1181,19 @@ ErrorCode Session::planMemory() {
             }
         }
         auto code = u.elided ? NO_ERROR : u.execution->onResize(u.inputs, u.outputs);
+        if (code == NOT_SUPPORT) {
+            // the Execution was chosen for other shapes (a per-channel broadcast that is now a full
+            // one, a kernel variant): made again for these shapes, once
+            std::unique_ptr<Execution> again(u.backend->onCreate(u.inputs, u.outputs, u.op));
+            if (again) {
+                u.execution = std::move(again);
+                code = u.execution->onResize(u.inputs, u.outputs);
+            }
+        }
         if (code != NO_ERROR) {
-            MNN_ERROR("op %s (%s): resize failed with code %d\n", opName(u.op), opTypeName(u.op->type()), (int)code);
+            MNN_ERROR("op %s (%s): resize failed with code %d (%s); inputs %s, outputs %s\n", opName(u.op),
+                      opTypeName(u.op->type()), (int)code, errorName(code), shapesOf(u.inputs).c_str(),
+                      shapesOf(u.outputs).c_str());
             return code;
         }
         consumeConstants(u, &pendingReaders);

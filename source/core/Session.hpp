@@ -127,6 +127,8 @@ private:
     void assignLayouts();
     /** every backend forgets its memory plan */
     void clearPlans();
+    /** true (once) when an input planned with placeholder dims now has another shape */
+    bool placeholdersReplaced();
 
     GraphRef mGraph;
     std::vector<ScheduleConfig> mConfigs;
@@ -147,6 +149,10 @@ private:
     std::map<std::string, Tensor*> mOutputMap;
     bool mNeedResize = true;
     bool mReady = false;
+    // inputs whose unknown dims (-1 in the model) were planned as 1, with those placeholder shapes:
+    // Executions made for them are remade at the first resize to other shapes (the kernel choices,
+    // Winograd, packed variants, were made for the placeholders)
+    std::vector<std::pair<Tensor*, std::vector<int>>> mPlaceholderInputs;
     // graph inputs whose values decided shapes at the last resize, with those values
     std::vector<std::pair<int, std::vector<uint8_t>>> mValueKey;
     std::vector<std::pair<int, std::vector<int>>> mValueKeyShapes;

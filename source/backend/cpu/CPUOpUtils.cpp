@@ -124,6 +124,9 @@ bool ParamBytes::changed(const std::vector<Tensor*>& inputs) {
 
 bool halfWeights(const float* w, size_t n, LargeVector<uint16_t>* h) {
     h->clear();
+    if (n * sizeof(float) < kHalfWeightsMinBytes) {
+        return false;
+    }
     for (size_t i = 0; i < n; ++i) {
         if (!(std::fabs(w[i]) <= 65504.0f)) {
             return false;

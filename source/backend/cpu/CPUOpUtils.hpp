@@ -26,8 +26,17 @@ GemmPost gemmPostFor(const ConvAttrs& attrs, const Backend* backend);
 bool highPrecision(const Backend* b);
 
 /**
+ * Float weights below this size stay float at Precision_Normal: half weights pay only where a GEMV
+ * streams its weights from memory (classifiers of 4 MB and more), and the small GEMVs of
+ * squeeze-excitation gates scale whole feature maps, so their 2^-11 rounding reached 1.6e-3 of the
+ * output on PP-OCRv4 recognition against ONNX Runtime (2026-12-07; float: 7e-6).
+ */
+constexpr size_t kHalfWeightsMinBytes = (size_t)4 << 20;
+
+/**
  * packed weights as IEEE half (PackedConvTile::wHalf), round to nearest; false (h empty) when a
- * weight is outside the half range or NaN: the caller keeps the float weights
+ * weight is outside the half range or NaN, or the weights are under kHalfWeightsMinBytes: the
+ * caller keeps the float weights
  */
 bool halfWeights(const float* w, size_t n, LargeVector<uint16_t>* h);
 
