@@ -97,6 +97,21 @@ void countOps(const flatbuffers::Vector<flatbuffers::Offset<Schema::Op>>* ops, s
     }
 }
 
+bool hasUnknownDims(const Schema::Net* net) {
+    if (net->inputs()) {
+        for (auto d : *net->inputs()) {
+            if (d->dims()) {
+                for (auto v : *d->dims()) {
+                    if (v < 0) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    return false;
+}
+
 std::string declString(const Schema::TensorDecl* d) {
     std::string s;
     if (!d->dims() || d->dims()->size() == 0) {
@@ -106,8 +121,9 @@ std::string declString(const Schema::TensorDecl* d) {
         int v = d->dims()->Get(i);
         std::string dim = std::to_string(v);
         if (v < 0) {
+            // a symbolic dim by name, in braces: 1x3x{height}x{width}
             dim = (d->symbols() && i < d->symbols()->size() && d->symbols()->Get(i)->size())
-                      ? d->symbols()->Get(i)->str()
+                      ? "{" + d->symbols()->Get(i)->str() + "}"
                       : "?";
         }
         s += (i ? "x" : "") + dim;
@@ -286,6 +302,10 @@ int runTool(int argc, char** argv) {
                     throw ToolError("the model does not run at the --input-shape shapes (see the [MNN] lines above)");
                 }
                 sessionProblem = "the shapes could not be resolved (see the [MNN] lines above)";
+                if (hasUnknownDims(net)) {
+                    sessionProblem = "the model's unknown input dims, planned as 1, do not fit it: give real shapes "
+                                     "with --input-shape NAME:DIMS";
+                }
                 session = nullptr;
             } else {
                 sessionProblem = "note: some shapes depend on input values; they come from a run on random inputs";

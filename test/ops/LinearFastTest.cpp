@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <random>
 #include <string>
+#include "backend/cpu/CPUOpUtils.hpp"
 #include "NNTestUtils.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
 #include "backend/cpu/CPUGemm.hpp"
@@ -185,7 +186,9 @@ TEST(LinearFast, GemvHalfWeightsWithinHalfRoundingAtPrecisionNormal) {
         for (int tier = 0; tier <= best; ++tier) {
             cpuSetTierOverride(tier);
             const auto& funcs = cpuCoreFunctionsFor((CPUTier)tier);
-            const bool half = funcs.pcHalfMaxP >= (int)rows;
+            // half weights only from CPUUtils::kHalfWeightsMinBytes (the classifier head)
+            const bool half =
+                funcs.pcHalfMaxP >= (int)rows && cnt(t.b) * sizeof(float) >= CPUUtils::kHalfWeightsMinBytes;
             for (int threads = 1; threads <= 2; ++threads) {
                 Out fast = runLin(t, threads, false, seed, BackendConfig::Precision_Normal);
                 ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;

@@ -44,7 +44,7 @@ std::string describeModel(const std::vector<uint8_t>& model) {
                 for (flatbuffers::uoffset_t i = 0; i < d->dims()->size(); ++i) {
                     int v = d->dims()->Get(i);
                     std::string sym = d->symbols() && i < d->symbols()->size() ? d->symbols()->Get(i)->str() : "";
-                    os << (i ? "," : "") << (v < 0 ? (sym.empty() ? "?" : sym) : std::to_string(v));
+                    os << (i ? "," : "") << (v < 0 ? (sym.empty() ? "?" : "{" + sym + "}") : std::to_string(v));
                 }
             }
             os << "]\n";
