@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -44,6 +45,7 @@ WHEELS = {
         "silero_vad_half": "silero_vad/data/silero_vad_half.onnx",
         "silero_vad_ifless": "silero_vad/data/silero_vad_op18_ifless.onnx",
         "silero_vad_seq": "silero_vad/data/silero_vad_16k_sequence.onnx",
+        "silero_vad_ov": "silero_vad/data/silero_vad_openvino_16k.onnx",
     }),
     "faster-whisper": ("1.2.1", "MIT", {
         "whisper_silero_v6": "faster_whisper/assets/silero_vad_v6.onnx",
@@ -123,6 +125,9 @@ MODELS = {
     "silero_vad_half": ("voice activity: fp16 weights, Cast", [
         [("input", "audio", [1, 512]), ("state", "state", [2, 1, 128])],
         [("input", "audio", [2, 512]), ("state", "state", [2, 2, 128])],
+    ]),
+    "silero_vad_ov": ("voice activity: fixed 1x576 (OpenVINO export)", [
+        [("input", "audio", [1, 576]), ("state", "state", [2, 1, 128])],
     ]),
     "silero_vad_seq": ("voice activity: a sequence of chunks, LSTM", [
         [("input", "audio", [1, 576]), ("h", "state", [1, 1, 128]), ("c", "state", [1, 1, 128])],
@@ -332,6 +337,10 @@ def main():
     if r.returncode != 0:
         print("FAIL: the ONNX Runtime reference step failed")
         return 1
+    if not a.only:  # references of older versions of this script are of no further use
+        for d in os.listdir(cache):
+            if d.startswith("refs-") and os.path.join(cache, d) != out:
+                shutil.rmtree(os.path.join(cache, d), ignore_errors=True)
     print(out)
     return 0
 
