@@ -528,7 +528,7 @@ bool Session::init() {
         // the model's unknown input dims planned as 1 do not fit some op (a pooling window, a
         // Concat of upsampled maps): the app resizes the inputs before its first run
         auto t = mPlaceholderInputs[0].first;
-        MNN_PRINT("createSession: input %s has unknown dims, planned as %s, which the op above rejects; the session is "
+        MNN_ERROR("createSession: input %s has unknown dims, planned as %s, which the op above rejects; the session is "
                   "prepared when resizeTensor gives the inputs their real shapes\n",
                   TensorUtils::describe(t)->name.c_str(), TensorUtils::shapeString(t).c_str());
         mNeedResize = true;
