@@ -16,6 +16,8 @@ Schema::Param expectedParam(Schema::OpType t) {
     switch (t) {
         case O::Convolution:
         case O::ConvTranspose:
+        case O::ConvInteger:
+        case O::QLinearConv:
             return P::ConvParam;
         case O::Pooling:
             return P::PoolParam;
@@ -52,6 +54,7 @@ Schema::Param expectedParam(Schema::OpType t) {
         case O::LSTM:
         case O::GRU:
         case O::RNN:
+        case O::DynamicQuantizeLSTM:
             return P::RnnParam;
         case O::If:
         case O::Loop:

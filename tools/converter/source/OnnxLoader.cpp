@@ -390,7 +390,13 @@ void Session::loadGraph(const onnx::GraphProto& gp, Scope& scope, bool isMain) {
         std::string why;
         try {
             if (!n.domain().empty() && n.domain() != "ai.onnx") {
-                why = "domain '" + n.domain() + "' is not supported";
+                // other domains: mappers registered under "domain.OpType" (com.microsoft.DynamicQuantizeLSTM)
+                if (auto mapper = findOnnxMapper(n.domain() + "." + n.op_type())) {
+                    mapper(node);
+                    ok = true;
+                } else {
+                    why = "domain '" + n.domain() + "' is not supported";
+                }
             } else if (n.op_type() == "Constant") {
                 mapConstantNode(node);
                 ok = true;

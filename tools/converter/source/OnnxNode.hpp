@@ -8,7 +8,8 @@
 //
 // Register with MNN_REGISTER_ONNX(Name, mapperFunction, "OnnxOpType", ...): Name must be unique
 // (it names the generated registration function), the strings are the ONNX op types (domain
-// ai.onnx) the function handles.
+// ai.onnx) the function handles; an op of another domain is named "domain.OpType"
+// ("com.microsoft.DynamicQuantizeLSTM").
 #ifndef MNN_CONVERTER_ONNXNODE_HPP
 #define MNN_CONVERTER_ONNXNODE_HPP
 
