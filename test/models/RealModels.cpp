@@ -48,6 +48,8 @@ struct Case {
 struct ModelEntry {
     std::string name, kind, file, source;
     std::vector<Case> cases;
+    double limit = kLimit;
+    bool argmax = false;  // also every position's argmax over the last axis equal to the reference's
 };
 
 struct InterpreterDeleter {
@@ -118,7 +120,19 @@ TensorPtr hostInput(const Npy::Array& a, halide_type_t type, std::string* err) {
 }
 
 // runs one case on a session resized to its shapes; returns the worst relative error, or -1 and *msg
-double runCase(Interpreter* net, Session* session, const Case& c, const std::string& dir, std::string* msg) {
+// positions (over the last axis) whose argmax differs between ours and the reference
+size_t argmaxMismatches(const std::vector<double>& ours, const std::vector<double>& ref, int64_t last) {
+    size_t bad = 0;
+    for (size_t row = 0; last > 0 && row + (size_t)last <= ref.size(); row += (size_t)last) {
+        auto a = std::max_element(ours.begin() + row, ours.begin() + row + last) - (ours.begin() + row);
+        auto b = std::max_element(ref.begin() + row, ref.begin() + row + last) - (ref.begin() + row);
+        bad += a != b ? 1 : 0;
+    }
+    return bad;
+}
+
+double runCase(Interpreter* net, Session* session, const Case& c, const std::string& dir, bool argmax,
+               std::string* msg) {
     std::vector<Npy::Array> inputs(c.inputs.size());
     for (size_t i = 0; i < c.inputs.size(); ++i) {
         std::string err;
@@ -191,6 +205,13 @@ double runCase(Interpreter* net, Session* session, const Case& c, const std::str
             maxDiff = std::max(maxDiff, std::isnan(d) ? INFINITY : d);
         }
         worst = std::max(worst, maxDiff / std::max(maxRef, 1e-30));
+        if (argmax && !ref.shape.empty()) {
+            size_t bad = argmaxMismatches(ours, refv, ref.shape.back());
+            if (bad) {
+                *msg = "output '" + io.name + "': the argmax differs at " + std::to_string(bad) + " positions";
+                return -1;
+            }
+        }
     }
     return worst;
 }
@@ -237,8 +258,8 @@ bool runModel(const ModelEntry& m, const std::string& dir, int threads) {
         for (size_t k = 0; k < order.size(); ++k) {
             const Case& c = m.cases[order[k]];
             std::string msg;
-            double err = runCase(net.get(), session, c, dir, &msg);
-            bool ok = err >= 0 && err <= kLimit;
+            double err = runCase(net.get(), session, c, dir, m.argmax, &msg);
+            bool ok = err >= 0 && err <= m.limit;
             char line[512];
             std::snprintf(line, sizeof(line), "%-18s %-6s %-44s %s", m.name.c_str(), p == 0 ? "High" : "Normal",
                           caseText(c, dir).c_str(), err < 0 ? "error" : "");
@@ -263,6 +284,10 @@ std::vector<ModelEntry> readManifest(const std::string& path) {
         e.kind = m["kind"].str;
         e.file = m["onnx_file"].str;
         e.source = m["source"].str;
+        if (m.has("limit")) {
+            e.limit = m["limit"].num;
+        }
+        e.argmax = m.has("argmax_axis");
         for (auto& c : m["cases"].arr) {
             Case cs;
             for (auto& i : c["inputs"].arr) {
@@ -374,7 +399,11 @@ int main(int argc, char** argv) {
         if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), m.name) == wanted.end()) {
             continue;
         }
-        std::cout << "== " << m.name << " (" << m.kind << "; " << m.source << ")\n" << std::flush;
+        std::cout << "== " << m.name << " (" << m.kind << "; " << m.source << ")";
+        if (m.limit != kLimit || m.argmax) {
+            std::cout << "  [limit " << m.limit << (m.argmax ? ", every position's argmax equal" : "") << "]";
+        }
+        std::cout << "\n" << std::flush;
         (runModel(m, refs, threads) ? passed : failed)++;
     }
     std::cout << passed << " passed, " << failed << " failed\n";

@@ -91,7 +91,7 @@ MODELS = {
         [("input1", "line", [1, 1, 64, 200])],
         [("input1", "line", [1, 1, 64, 320])],
     ]),
-    "ddddocr_old": ("recognition: captcha OCR, CNN + BiLSTM (old)", [
+    "ddddocr_old": ("recognition: dynamically quantized CNN + DynamicQuantizeLSTM", [
         [("input1", "line", [1, 1, 64, 160])],
         [("input1", "line", [1, 1, 64, 96])],
         [("input1", "line", [1, 1, 64, 256])],
@@ -139,6 +139,17 @@ MODELS = {
         [("input", "audio", [5, 576]), ("h", "state", [1, 1, 128]), ("c", "state", [1, 1, 128])],
         [("input", "audio", [12, 576]), ("h", "state", [1, 1, 128]), ("c", "state", [1, 1, 128])],
     ]),
+}
+
+
+# Models checked other than by max|ours - ort| / max|ort| <= 1e-3: (limit, argmax axis or None).
+# ddddocr_old quantizes its activations dynamically (DynamicQuantizeLinear before each ConvInteger,
+# DynamicQuantizeLSTM): a last-bit difference in a float op before a quantizer (ORT's Sigmoid is an
+# approximation) can move one element to the neighbouring uint8 level, which moves later scales and
+# every later element; ORT with an exact Sigmoid is itself 7.7e-3 from ORT at two of the three
+# widths (docs/ops-misc.md). What is held: every time step's argmax equal to ORT's, and 2e-2.
+CHECKS = {
+    "ddddocr_old": (2e-2, -1),
 }
 
 
@@ -289,8 +300,13 @@ def make_refs(cache, out, models):
                 os_.append({"name": name, "npy": "%s/%d/%s" % (m, ci, f)})
             ecases.append({"inputs": ins, "outputs": os_})
         pkg, ver, lic, _ = wheel_of(m)
-        entries.append({"name": m, "kind": kind, "onnx_file": "../models/%s.onnx" % m,
-                        "source": "%s==%s (%s)" % (pkg, ver, lic), "cases": ecases})
+        entry = {"name": m, "kind": kind, "onnx_file": "../models/%s.onnx" % m,
+                 "source": "%s==%s (%s)" % (pkg, ver, lic), "cases": ecases}
+        if m in CHECKS:
+            entry["limit"] = CHECKS[m][0]
+            if CHECKS[m][1] is not None:
+                entry["argmax_axis"] = CHECKS[m][1]
+        entries.append(entry)
     with open(os.path.join(out, "manifest.json.part"), "w") as f:
         json.dump({"ort": ORT_VERSION, "models": entries}, f, indent=1)
     os.replace(os.path.join(out, "manifest.json.part"), os.path.join(out, "manifest.json"))
