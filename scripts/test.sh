@@ -90,7 +90,9 @@ if want 3; then
   cmake --install build --prefix "$PREFIX" > /dev/null
   cmake -S test/install/client -B "$PREFIX/client-build" -G Ninja -DCMAKE_PREFIX_PATH="$PREFIX" > /dev/null
   cmake --build "$PREFIX/client-build"
-  "$PREFIX/client-build/mnn_client" "$ROOT/examples/models/small_cnn.mnn" || fail "stage 3 outside client"
+  # every public header as apps use them; batch 1 against PyTorch's output, batch 2 against batch 1
+  "$PREFIX/client-build/mnn_client" "$ROOT/examples/models/small_cnn.mnn" "$ROOT/examples/models/small_cnn_input.npy" \
+    "$ROOT/examples/models/small_cnn_output.npy" || fail "stage 3 outside client"
   for tool in MNNConvert MNNInfo MNNRun MNNBenchmark; do
     if [ -x "$PREFIX/bin/$tool" ]; then
       "$PREFIX/bin/$tool" --help > /dev/null || fail "stage 3 $tool --help from the prefix"
