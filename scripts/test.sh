@@ -2,7 +2,8 @@
 # Second command of the README: builds everything and passes all tests. CI runs exactly this.
 # Stages (budget on a 2-core machine, printed as they go):
 #   1. Release build of library, converter, tools, tests            (~15 min)
-#   2. ctest: op, API, converter, tool, CV, conformance, real models (~10 min)
+#   2. ctest: op, API, converter, tool, CV, conformance, real models (~10 min), then the op tests
+#      again at each lower ISA tier of this CPU (MNN_CPU_ISA=scalar / sse41 / avx2) (~2 min)
 #   3. install to a temporary prefix; outside find_package client    (~1 min)
 #   4. clang ASan+UBSan build: op, API, converter, tool, CV, conformance
 #      tests and fuzz regressions, then 3 fuzzers x 60 s            (~20 min)
@@ -40,9 +41,46 @@ if want 1 || want 2 || want 3 || want 7; then
   stage_end 1
 fi
 
+# The ISA tiers of this CPU as the engine names them (MNN_CPU_ISA, source/backend/cpu/CPUFeatures.cpp),
+# lowest first, from /proc/cpuinfo's flags: scalar always; sse41; avx2 (with fma, f16c); avx512 (f, bw,
+# vl). The engine's own CPUID check also asks for the OS's register state, which Linux reports
+# through these flags.
+cpuTiers() {
+  local flags
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo 2> /dev/null | cut -d: -f2) "
+  local tiers="scalar"
+  if [[ "$flags" == *" sse4_1 "* ]]; then tiers="$tiers sse41"; else echo "$tiers"; return; fi
+  if [[ "$flags" == *" avx2 "* && "$flags" == *" fma "* && "$flags" == *" f16c "* ]]; then
+    tiers="$tiers avx2"
+  else
+    echo "$tiers"; return
+  fi
+  if [[ "$flags" == *" avx512f "* && "$flags" == *" avx512bw "* && "$flags" == *" avx512vl "* ]]; then
+    tiers="$tiers avx512"
+  fi
+  echo "$tiers"
+}
+
 if want 2; then
-  stage_start 2 "tests (ctest)" 10
+  # Then the op tests once more per tier below this CPU's best (MNN_CPU_ISA lowers the tier the
+  # engine picks by default), so that a test asserting a kernel or algorithm choice at the default
+  # tier is checked on every tier a CI machine may have (AVX2-only Zen 3, AVX-512 Zen 4); tests that
+  # loop over tiers themselves (cpuSetTierOverride) do so in every pass. One pass of the op label
+  # takes ~15-40 s at -j2 (2026-12, 2-core AVX-512 host, scalar the slowest): budget 3 min for all.
+  stage_start 2 "tests (ctest), then the op tests at each lower ISA tier" 13
   (cd build && ctest -j"$JOBS" -LE valgrind --output-on-failure --timeout 1200) || fail "stage 2 ctest" build
+  TIERS=($(cpuTiers))
+  BEST=${TIERS[${#TIERS[@]}-1]}
+  RAN="$BEST (default, all labels)"
+  for tier in "${TIERS[@]}"; do
+    [ "$tier" = "$BEST" ] && continue
+    T0=$(date +%s)
+    (cd build && MNN_CPU_ISA=$tier ctest -j"$JOBS" -L '^ops$' --output-on-failure --timeout 600 > "ctest-ops-$tier.log" 2>&1) \
+      || { tail -80 "build/ctest-ops-$tier.log"; fail "stage 2 op tests at MNN_CPU_ISA=$tier" build; }
+    echo "op tests at MNN_CPU_ISA=$tier: $(grep -m1 'tests passed' "build/ctest-ops-$tier.log") ($(( $(date +%s) - T0 )) s)"
+    RAN="$RAN, $tier (ops)"
+  done
+  echo "ISA tiers run: $RAN"
   stage_end 2
 fi
 
@@ -52,7 +90,9 @@ if want 3; then
   cmake --install build --prefix "$PREFIX" > /dev/null
   cmake -S test/install/client -B "$PREFIX/client-build" -G Ninja -DCMAKE_PREFIX_PATH="$PREFIX" > /dev/null
   cmake --build "$PREFIX/client-build"
-  "$PREFIX/client-build/mnn_client" "$ROOT/examples/models/small_cnn.mnn" || fail "stage 3 outside client"
+  # every public header as apps use them; batch 1 against PyTorch's output, batch 2 against batch 1
+  "$PREFIX/client-build/mnn_client" "$ROOT/examples/models/small_cnn.mnn" "$ROOT/examples/models/small_cnn_input.npy" \
+    "$ROOT/examples/models/small_cnn_output.npy" || fail "stage 3 outside client"
   for tool in MNNConvert MNNInfo MNNRun MNNBenchmark; do
     if [ -x "$PREFIX/bin/$tool" ]; then
       "$PREFIX/bin/$tool" --help > /dev/null || fail "stage 3 $tool --help from the prefix"

@@ -6,7 +6,10 @@
 #include <MNN/Interpreter.hpp>
 #include <MNN/MNNForwardType.h>
 #include <MNN/Tensor.hpp>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,6 +18,31 @@
 
 namespace MNN {
 class Backend;
+
+/**
+ * A failure's reason, kept for the one log line that reports it: the Session prints an Execution's
+ * (Execution::error) or a Backend's (Backend::fail) reason with the op's name, type and tensors, then
+ * clears it (docs/robustness.md, "One line per failure"). Fixed size: recording allocates nothing.
+ */
+class ErrorReason {
+public:
+    const char* text() const {
+        return mText;
+    }
+    void clear() {
+        mText[0] = 0;
+    }
+    void set(const char* fmt, va_list args) {
+        vsnprintf(mText, sizeof(mText), fmt, args);
+        size_t n = strlen(mText);
+        while (n > 0 && mText[n - 1] == '\n') {
+            mText[--n] = 0;
+        }
+    }
+
+private:
+    char mText[256] = {0};
+};
 
 /**
  * One op's computation on one backend. onResize sees final shapes: it validates, picks the
@@ -52,9 +80,36 @@ public:
     Backend* backend() const {
         return mBackend;
     }
+    /**
+     * why the last onResize / onExecute returned an error ("" when it gave none). The Session prints
+     * it in its one line for the failure, with the op's name and type and its inputs' and outputs'
+     * names, shapes and types, then clears it (docs/robustness.md, "One line per failure").
+     */
+    const char* errorReason() const {
+        return mErrorReason.text();
+    }
+    void clearErrorReason() {
+        mErrorReason.clear();
+    }
 
 protected:
+    /**
+     * records the reason (printf format, no trailing newline needed) and returns code:
+     * `return error(INVALID_VALUE, "weights %s do not match", ...)`. Prints nothing itself (the
+     * Session's line carries it) and allocates nothing (onExecute's value checks use it too).
+     */
+    ErrorCode error(ErrorCode code, const char* fmt, ...) const __attribute__((format(printf, 3, 4))) {
+        va_list args;
+        va_start(args, fmt);
+        mErrorReason.set(fmt, args);
+        va_end(args);
+        return code;
+    }
+
     Backend* mBackend;
+
+private:
+    mutable ErrorReason mErrorReason;  // const kernels' helpers record reasons too
 };
 
 class Backend {
@@ -68,6 +123,14 @@ public:
 
     explicit Backend(MNNForwardType type) : mType(type) {}
     virtual ~Backend();
+
+    /** why the last onAcquireBuffer / onAcquireView / scratch request failed ("" when none said) */
+    const char* errorReason() const {
+        return mErrorReason.text();
+    }
+    void clearErrorReason() {
+        mErrorReason.clear();
+    }
 
     MNNForwardType type() const {
         return mType;
@@ -174,7 +237,18 @@ public:
         return mMemoryLimit;
     }
 
+protected:
+    /** records the reason (printf format) for the Session's line and returns false: `return fail(...)` */
+    bool fail(const char* fmt, ...) __attribute__((format(printf, 2, 3))) {
+        va_list args;
+        va_start(args, fmt);
+        mErrorReason.set(fmt, args);
+        va_end(args);
+        return false;
+    }
+
 private:
+    ErrorReason mErrorReason;
     MNNForwardType mType;
     int64_t mMemoryLimit = INT64_MAX;
     std::mutex mMapLock;

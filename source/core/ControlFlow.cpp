@@ -141,7 +141,7 @@ ErrorCode SubGraphRunner::run(const std::vector<const HostValue*>& inputs, std::
             continue;  // the subgraph does not read it
         }
         if (!t->host<uint8_t>() && !TensorUtils::allocHost(t)) {
-            return OUT_OF_MEMORY;
+            return OUT_OF_MEMORY;  // reported by allocHost
         }
         int64_t bytes = TensorUtils::byteSize(t);
         if (bytes != (int64_t)inputs[i]->bytes.size()) {

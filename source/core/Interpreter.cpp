@@ -277,7 +277,7 @@ Session* Interpreter::createMultiPathSession(const std::vector<ScheduleConfig>& 
     }
     std::unique_ptr<Session> s(new Session(GraphRef::fromNet(mNet->net), configs, options));
     if (!s->init()) {
-        return nullptr;  // init logged the reason
+        return nullptr;  // reported by Session::init (it logged the reason)
     }
     auto r = s.get();
     mNet->sessions.emplace_back(std::move(s));
@@ -358,11 +358,13 @@ const char* Interpreter::getModelVersion() const {
 }
 
 ErrorCode Interpreter::updateSessionToModel(Session*) {
+    MNN_ERROR("updateSessionToModel: not supported (weights are not trained here)\n");
     return NOT_SUPPORT;
 }
 
 ErrorCode Interpreter::runSession(Session* session) const {
     if (!session) {
+        MNN_ERROR("runSession: session is null\n");
         return INVALID_VALUE;
     }
     return session->run(nullptr, nullptr);
@@ -385,6 +387,7 @@ ErrorCode Interpreter::runSessionWithCallBackInfo(const Session* session, const 
                                                   const TensorCallBackWithInfo& end, bool sync) const {
     (void)sync;
     if (!session) {
+        MNN_ERROR("runSessionWithCallBack: session is null\n");
         return INVALID_VALUE;
     }
     return const_cast<Session*>(session)->run(&before, &end);

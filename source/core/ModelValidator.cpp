@@ -151,7 +151,7 @@ struct Checker {
         if (constants) {
             for (auto b : *constants) {
                 if (!checkBlob(b, tensorCount, where)) {
-                    return false;
+                    return false;  // reported by the check that failed
                 }
             }
         }
@@ -228,7 +228,7 @@ struct Checker {
                             std::string w = std::string("subgraph ") + (g->name() ? g->name()->str() : "?");
                             if (!checkGraph(g->tensorNames(), g->ops(), g->constants(), g->inputDecls(), g->outputs(),
                                             w.c_str())) {
-                                return false;
+                                return false;  // reported by the check that failed
                             }
                             if (g->inputs()) {
                                 for (auto t : *g->inputs()) {
@@ -267,7 +267,7 @@ const Schema::Net* validateModel(const uint8_t* data, size_t size) {
     auto net = Schema::GetNet(data);
     Checker c;
     if (!c.checkGraph(net->tensorNames(), net->ops(), net->constants(), net->inputs(), net->outputs(), "graph")) {
-        return nullptr;
+        return nullptr;  // reported by the check that failed
     }
     return net;
 }

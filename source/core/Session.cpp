@@ -90,6 +90,22 @@ static const char* errorName(ErrorCode code) {
     }
 }
 
+/** an Execution's reason without a leading "op <name> (<type>): " / "op <name>: " (the line has them) */
+static const char* ownReason(const char* reason, const char* name) {
+    const size_t n = strlen(name);
+    if (strncmp(reason, "op ", 3) == 0 && strncmp(reason + 3, name, n) == 0) {
+        const char* rest = reason + 3 + n;
+        if (rest[0] == ' ' && rest[1] == '(') {
+            rest = strchr(rest, ')');
+            rest = rest ? rest + 1 : reason + 3 + n;
+        }
+        if (rest[0] == ':' && rest[1] == ' ') {
+            return rest + 2;
+        }
+    }
+    return reason;
+}
+
 /** "name 1x3x224x224 float, name2 4 int32" for a log line */
 static std::string shapesOf(const std::vector<Tensor*>& ts) {
     std::string s;
@@ -140,6 +156,9 @@ static bool loadConstant(const Schema::Blob* blob, Tensor* t, Backend* backend, 
         return true;
     }
     if (!backend->onAcquireBuffer(t, Backend::STATIC)) {
+        MNN_ERROR("constant %s: cannot allocate %s: %s\n", name.c_str(), TensorUtils::shapeString(t).c_str(),
+                  backend->errorReason());
+        backend->clearErrorReason();
         return false;
     }
     if (compression == Schema::Compression::FP16 || dtype == Schema::DataType::DT_FLOAT16 ||
@@ -439,7 +458,7 @@ bool Session::schedule() {
                 break;
             }
         }
-        return false;
+        return false;  // reported by the cycle line above
     }
     // Tensors
     mTensors.resize(tensorCount);
@@ -515,13 +534,13 @@ bool Session::init() {
     mCPUFallback->setMemoryLimit(mOptions.arenaLimitBytes);
     mEvalBackend->setMemoryLimit(mOptions.arenaLimitBytes);
     if (!schedule()) {
-        return false;
+        return false;  // reported by schedule
     }
     for (auto& u : mUnits) {
         u->backend = mBackends[u->path].get();
     }
     if (!setupTensors()) {
-        return false;
+        return false;  // reported by setupTensors
     }
     auto code = resize(false);
     if (code != NO_ERROR && !mPlaceholderInputs.empty()) {
@@ -548,7 +567,7 @@ bool Session::setupTensors() {
             TensorUtils::describe(t)->usage = Tensor::InsideDescribe::CONSTANT;
             bool aliased = false;
             if (!loadConstant(blob, t, mCPUFallback.get(), mGraph.tensorName(idx), mOptions.aliasConstants, &aliased)) {
-                return false;
+                return false;  // reported by loadConstant
             }
             if (aliased) {
                 mAliasedConstants.push_back(idx);
@@ -600,7 +619,7 @@ bool Session::setupTensors() {
             return false;
         }
         if (!TensorUtils::allocHost(t)) {
-            return false;
+            return false;  // reported by allocHost
         }
         mInputMap[des->name] = t;
     }
@@ -631,7 +650,7 @@ Tensor* Session::valueOf(int idx, bool inputValuesKnown, std::map<int, std::uniq
     }
     if (usage == Tensor::InsideDescribe::INPUT) {
         if (!inputValuesKnown) {
-            return nullptr;
+            return nullptr;  // not an error: the value is not known yet (failed says whether it is an error)
         }
         bool recorded = false;
         for (auto& k : mValueKey) {
@@ -651,7 +670,7 @@ Tensor* Session::valueOf(int idx, bool inputValuesKnown, std::map<int, std::uniq
     }
     int p = mProducer[idx];
     if (p < 0) {
-        return nullptr;
+        return nullptr;  // not an error: the value is not known yet (failed says whether it is an error)
     }
     auto& u = *mUnits[p];
     auto producerEntry = getShape(u.op->type());
@@ -669,7 +688,7 @@ Tensor* Session::valueOf(int idx, bool inputValuesKnown, std::map<int, std::uniq
         }
         auto v = valueOf(i, inputValuesKnown, cache, failed);
         if (!v) {
-            return nullptr;
+            return nullptr;  // not an error: the value is not known yet (failed says whether it is an error)
         }
         ins.push_back(v);
     }
@@ -681,6 +700,10 @@ Tensor* Session::valueOf(int idx, bool inputValuesKnown, std::map<int, std::uniq
         TensorUtils::setShape(c.get(), TensorUtils::shape(o));
         TensorUtils::describe(c.get())->name = TensorUtils::describe(o)->name;
         if (!mEvalBackend->onAcquireBuffer(c.get(), Backend::DYNAMIC)) {
+            MNN_ERROR("op %s (%s): cannot allocate the value of %s (%s) for a shape function: %s\n", opName(u.op),
+                      opTypeName(u.op->type()), TensorUtils::describe(o)->name.c_str(),
+                      TensorUtils::shapeString(o).c_str(), mEvalBackend->errorReason());
+            mEvalBackend->clearErrorReason();
             *failed = true;
             return nullptr;
         }
@@ -724,7 +747,7 @@ ErrorCode Session::resize(bool inputValuesKnown) {
         }
         if (t->host<void>() == nullptr) {
             if (!TensorUtils::allocHost(t)) {
-                return OUT_OF_MEMORY;
+                return OUT_OF_MEMORY;  // reported by allocHost
             }
         }
     }
@@ -747,7 +770,7 @@ ErrorCode Session::resize(bool inputValuesKnown) {
             bool failed = false;
             auto v = valueOf(u.inputIdx[i], inputValuesKnown, cache, &failed);
             if (failed) {
-                return INVALID_VALUE;
+                return INVALID_VALUE;  // reported by valueOf
             }
             if (!v) {
                 missing = true;
@@ -815,7 +838,8 @@ ErrorCode Session::resize(bool inputValuesKnown) {
             u.execution.reset(u.backend->onCreate(u.inputs, u.outputs, u.op));
         }
         if (!u.execution) {
-            MNN_ERROR("op %s: op type %s has no CPU kernel\n", opName(u.op), opTypeName(u.op->type()));
+            MNN_ERROR("op %s (%s): no CPU kernel for these inputs; inputs %s, outputs %s\n", opName(u.op),
+                      opTypeName(u.op->type()), shapesOf(u.inputs).c_str(), shapesOf(u.outputs).c_str());
             return NOT_SUPPORT;
         }
         consumeConstants(u, &creators);  // after the fallback's creation too, which reads them again
@@ -1175,10 +1199,16 @@ ErrorCode Session::planMemory() {
                 ok = u.backend->onAcquireBuffer(o, Backend::DYNAMIC);
             }
             if (!ok) {
-                MNN_ERROR("op %s: cannot plan memory for output %s (%s)\n", opName(u.op),
-                          TensorUtils::describe(o)->name.c_str(), TensorUtils::shapeString(o).c_str());
+                const char* reason = u.backend->errorReason();
+                MNN_ERROR("op %s (%s): cannot plan memory for output %s (%s)%s%s\n", opName(u.op),
+                          opTypeName(u.op->type()), TensorUtils::describe(o)->name.c_str(),
+                          TensorUtils::shapeString(o).c_str(), reason[0] ? ": " : "", reason);
+                u.backend->clearErrorReason();
                 return OUT_OF_MEMORY;
             }
+        }
+        if (!u.elided) {
+            u.execution->clearErrorReason();
         }
         auto code = u.elided ? NO_ERROR : u.execution->onResize(u.inputs, u.outputs);
         if (code == NOT_SUPPORT) {
@@ -1191,9 +1221,20 @@ ErrorCode Session::planMemory() {
             }
         }
         if (code != NO_ERROR) {
-            MNN_ERROR("op %s (%s): resize failed with code %d (%s); inputs %s, outputs %s\n", opName(u.op),
-                      opTypeName(u.op->type()), (int)code, errorName(code), shapesOf(u.inputs).c_str(),
-                      shapesOf(u.outputs).c_str());
+            // the one line for this failure: the Execution's reason (Execution::error) with the op and
+            // its tensors; an Execution that gives no reason is named by the code alone
+            const char* reason = u.elided ? "" : u.execution->errorReason();
+            if (!reason[0]) {
+                reason = u.backend->errorReason();  // a scratch request it refused
+            }
+            reason = ownReason(reason, opName(u.op));
+            MNN_ERROR("op %s (%s): resize failed with code %d (%s)%s%s; inputs %s, outputs %s\n", opName(u.op),
+                      opTypeName(u.op->type()), (int)code, errorName(code), reason[0] ? ": " : "", reason,
+                      shapesOf(u.inputs).c_str(), shapesOf(u.outputs).c_str());
+            if (!u.elided) {
+                u.execution->clearErrorReason();
+            }
+            u.backend->clearErrorReason();
             return code;
         }
         consumeConstants(u, &pendingReaders);
@@ -1281,7 +1322,12 @@ ErrorCode Session::run(const TensorCallBackWithInfo* before, const TensorCallBac
         // an elided Concat: its producers wrote its output in place
         auto code = u.elided ? NO_ERROR : u.execution->onExecute(u.inputs, u.outputs);
         if (code != NO_ERROR) {
-            MNN_ERROR("op %s (%s): execution failed with code %d\n", opName(u.op), opTypeName(u.op->type()), (int)code);
+            // the one line for this failure (value checks: an index out of range...), as at resize
+            const char* reason = ownReason(u.execution->errorReason(), opName(u.op));
+            MNN_ERROR("op %s (%s): execution failed with code %d (%s)%s%s; inputs %s, outputs %s\n", opName(u.op),
+                      opTypeName(u.op->type()), (int)code, errorName(code), reason[0] ? ": " : "", reason,
+                      shapesOf(u.inputs).c_str(), shapesOf(u.outputs).c_str());
+            u.execution->clearErrorReason();
             result = code;
             break;
         }
@@ -1299,7 +1345,7 @@ ErrorCode Session::run(const TensorCallBackWithInfo* before, const TensorCallBac
 Tensor* Session::getInput(const char* name) const {
     if (!name) {
         if (mInputIndices.empty()) {
-            return nullptr;
+            return nullptr;  // reported by Session::getInput / getOutput's callers (no such tensor)
         }
         return mTensors[mInputIndices[0]].get();
     }
@@ -1314,7 +1360,7 @@ Tensor* Session::getInput(const char* name) const {
 Tensor* Session::getOutput(const char* name) const {
     if (!name) {
         if (mOutputIndices.empty()) {
-            return nullptr;
+            return nullptr;  // reported by Session::getInput / getOutput's callers (no such tensor)
         }
         return mTensors[mOutputIndices[0]].get();
     }
@@ -1349,6 +1395,9 @@ bool Session::detachConstants() {
         Tensor* t = mTensors[idx].get();
         const uint8_t* src = t->buffer().host;
         if (!mCPUFallback->onAcquireBuffer(t, Backend::STATIC)) {
+            MNN_ERROR("releaseModel: cannot copy constant %s (%s): %s\n", TensorUtils::describe(t)->name.c_str(),
+                      TensorUtils::shapeString(t).c_str(), mCPUFallback->errorReason());
+            mCPUFallback->clearErrorReason();
             t->buffer().host = const_cast<uint8_t*>(src);
             return false;
         }

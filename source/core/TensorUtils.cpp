@@ -258,7 +258,7 @@ bool allocHost(Tensor* t) {
     freeHost(t);
     int64_t bytes = byteSize(t);
     if (bytes < 0) {
-        return false;
+        return false;  // reported by the caller (a negative size is its tensor's shape error)
     }
     // Keep a valid non-null pointer for empty tensors.
     void* p = ::calloc((size_t)(bytes > 0 ? bytes : 1), 1);

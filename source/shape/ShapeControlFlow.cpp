@@ -8,7 +8,7 @@ static ErrorCode shapeControlFlow(const Schema::Op* op, const std::vector<Tensor
                                   const std::vector<Tensor*>& outputs) {
     auto cf = ControlFlowOp::create(op, BackendConfig::Precision_High);
     if (!cf) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by ControlFlowOp::create
     }
     std::vector<HostValue> values;
     auto code = cf->run(inputs, &values);

@@ -23,7 +23,7 @@ static ErrorCode shapeGather(const Schema::Op* op, const std::vector<Tensor*>& i
         return ShapeUtils::error(op, INVALID_VALUE, "needs data, indices and 1 output");
     }
     if (checkIndices(op, inputs[1]) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIndices / checkScatterCommon
     }
     auto data = TensorUtils::shape(inputs[0]);
     auto idx = TensorUtils::shape(inputs[1]);
@@ -77,7 +77,7 @@ static ErrorCode shapeGatherElements(const Schema::Op* op, const std::vector<Ten
     int axis = 0;
     if (checkIndices(op, inputs[1]) != NO_ERROR ||
         checkElements(op, TensorUtils::shape(inputs[0]), inputs[1], &axis) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIndices / checkScatterCommon
     }
     if (inputs[0]->dimensions() == 0) {
         return ShapeUtils::error(op, INVALID_VALUE, "data must have rank >= 1");
@@ -116,7 +116,7 @@ static ErrorCode shapeGatherND(const Schema::Op* op, const std::vector<Tensor*>&
         return ShapeUtils::error(op, INVALID_VALUE, "needs data, indices and 1 output");
     }
     if (checkIndices(op, inputs[1]) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIndices / checkScatterCommon
     }
     auto data = TensorUtils::shape(inputs[0]);
     auto idx = TensorUtils::shape(inputs[1]);
@@ -124,7 +124,7 @@ static ErrorCode shapeGatherND(const Schema::Op* op, const std::vector<Tensor*>&
     const int b = p ? p->batchDims() : 0;
     int last = 0;
     if (checkND(op, data, idx, b, &last) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIndices / checkScatterCommon
     }
     std::vector<int> out(idx.begin(), idx.end() - 1);
     out.insert(out.end(), data.begin() + b + last, data.end());
@@ -142,7 +142,7 @@ static ErrorCode checkScatterCommon(const Schema::Op* op, const std::vector<Tens
         return ShapeUtils::error(op, INVALID_VALUE, "needs data, indices, updates and 1 output");
     }
     if (checkIndices(op, inputs[1]) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIndices / checkScatterCommon
     }
     if (inputs[2]->getType() != inputs[0]->getType()) {
         return ShapeUtils::error(op, INVALID_VALUE, "updates type %s differs from data type %s",
@@ -160,13 +160,13 @@ static ErrorCode checkScatterCommon(const Schema::Op* op, const std::vector<Tens
 static ErrorCode shapeScatterND(const Schema::Op* op, const std::vector<Tensor*>& inputs,
                                 const std::vector<Tensor*>& outputs) {
     if (checkScatterCommon(op, inputs, outputs) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIndices / checkScatterCommon
     }
     auto data = TensorUtils::shape(inputs[0]);
     auto idx = TensorUtils::shape(inputs[1]);
     int last = 0;
     if (checkND(op, data, idx, 0, &last) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIndices / checkScatterCommon
     }
     std::vector<int> want(idx.begin(), idx.end() - 1);
     want.insert(want.end(), data.begin() + last, data.end());
@@ -181,14 +181,14 @@ static ErrorCode shapeScatterND(const Schema::Op* op, const std::vector<Tensor*>
 static ErrorCode shapeScatterElements(const Schema::Op* op, const std::vector<Tensor*>& inputs,
                                       const std::vector<Tensor*>& outputs) {
     if (checkScatterCommon(op, inputs, outputs) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIndices / checkScatterCommon
     }
     int axis = 0;
     if (inputs[0]->dimensions() == 0) {
         return ShapeUtils::error(op, INVALID_VALUE, "data must have rank >= 1");
     }
     if (checkElements(op, TensorUtils::shape(inputs[0]), inputs[1], &axis) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIndices / checkScatterCommon
     }
     if (TensorUtils::shape(inputs[2]) != TensorUtils::shape(inputs[1])) {
         return ShapeUtils::error(op, INVALID_VALUE, "updates %s shape %s differs from indices shape %s",

@@ -35,7 +35,7 @@ static ErrorCode shapePad(const Schema::Op* op, const std::vector<Tensor*>& inpu
         return ShapeUtils::error(op, INVALID_VALUE, "needs data, pads and 1 output");
     }
     if (checkIntInput(op, inputs, 1) != NO_ERROR || checkIntInput(op, inputs, 3) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIntInput
     }
     auto p = op->param_as_PadParam();
     int mode = p ? (int)p->mode() : 0;
@@ -67,7 +67,7 @@ static ErrorCode shapeTile(const Schema::Op* op, const std::vector<Tensor*>& inp
         return ShapeUtils::error(op, INVALID_VALUE, "needs input, repeats and 1 output");
     }
     if (checkIntInput(op, inputs, 1) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIntInput
     }
     auto in = TensorUtils::shape(inputs[0]);
     auto rep = ShapeUtils::readInts(inputs[1]);
@@ -94,7 +94,7 @@ static ErrorCode shapeExpand(const Schema::Op* op, const std::vector<Tensor*>& i
         return ShapeUtils::error(op, INVALID_VALUE, "needs input, shape and 1 output");
     }
     if (checkIntInput(op, inputs, 1) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIntInput
     }
     auto shape = ShapeUtils::readInts(inputs[1]);
     if (shape.size() > MNN_MAX_TENSOR_DIM) {
@@ -132,7 +132,7 @@ static ErrorCode shapeCenterCropPad(const Schema::Op* op, const std::vector<Tens
         return ShapeUtils::error(op, INVALID_VALUE, "needs input, shape and 1 output");
     }
     if (checkIntInput(op, inputs, 1) != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIntInput
     }
     auto in = TensorUtils::shape(inputs[0]);
     std::vector<int64_t> pads;

@@ -26,7 +26,7 @@ static ErrorCode shapeReshape(const Schema::Op* op, const std::vector<Tensor*>& 
     std::vector<int64_t> shape;
     if (ShapeUtils::has(inputs, 1)) {
         if (checkIntVector(op, inputs, 1, "shape") != NO_ERROR) {
-            return INVALID_VALUE;
+            return INVALID_VALUE;  // reported by checkIntVector
         }
         shape = ShapeUtils::readInts(inputs[1]);
     } else if (p && p->shape()) {
@@ -142,7 +142,7 @@ static ErrorCode shapeSqueeze(const Schema::Op* op, const std::vector<Tensor*>& 
         return ShapeUtils::error(op, INVALID_VALUE, "needs 1 input and 1 output");
     }
     if (checkIntVector(op, inputs, 1, "axes") != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIntVector
     }
     auto in = TensorUtils::shape(inputs[0]);
     const int rank = (int)in.size();
@@ -181,7 +181,7 @@ static ErrorCode shapeUnsqueeze(const Schema::Op* op, const std::vector<Tensor*>
         return ShapeUtils::error(op, INVALID_VALUE, "needs 1 input and 1 output");
     }
     if (checkIntVector(op, inputs, 1, "axes") != NO_ERROR) {
-        return INVALID_VALUE;
+        return INVALID_VALUE;  // reported by checkIntVector
     }
     auto in = TensorUtils::shape(inputs[0]);
     std::vector<int64_t> axes;

@@ -123,17 +123,17 @@ bool forwardWindow(const std::vector<int>& input, const std::vector<int>& kernel
         }
     }
     if (!checkPadMode(padMode, err)) {
-        return false;
+        return false;  // reported by the caller (the reason is in *err)
     }
     g->input = input;
     g->kernel = kernel;
     if (!fillList(strides, n, 1, 1, "strides", &g->strides, err) ||
         !fillList(dilations, n, 1, 1, "dilations", &g->dilations, err)) {
-        return false;
+        return false;  // reported by the caller (the reason is in *err)
     }
     std::vector<int> explicitPads;
     if (padMode == Schema::PadMode::EXPLICIT && !fillList(pads, 2 * n, 0, 0, "pads", &explicitPads, err)) {
-        return false;
+        return false;  // reported by the caller (the reason is in *err)
     }
     g->padBegin.assign(n, 0);
     g->padEnd.assign(n, 0);
@@ -192,7 +192,7 @@ bool forwardWindow(const std::vector<int>& input, const std::vector<int>& kernel
         }
         if (!storeDim(out, &g->output[d], "output", err) || !storeDim(pb, &g->padBegin[d], "pad", err) ||
             !storeDim(pe, &g->padEnd[d], "pad", err)) {
-            return false;
+            return false;  // reported by the caller (the reason is in *err)
         }
     }
     return true;
@@ -210,7 +210,7 @@ bool transposeWindow(const std::vector<int>& input, const std::vector<int>& kern
         }
     }
     if (!checkPadMode(attrs.padMode, err)) {
-        return false;
+        return false;  // reported by the caller (the reason is in *err)
     }
     g->input = input;
     g->kernel = kernel;
@@ -218,7 +218,7 @@ bool transposeWindow(const std::vector<int>& input, const std::vector<int>& kern
     if (!fillList(attrs.strides, n, 1, 1, "strides", &g->strides, err) ||
         !fillList(attrs.dilations, n, 1, 1, "dilations", &g->dilations, err) ||
         !fillList(attrs.outputPadding, n, 0, 0, "output_padding", &outPad, err)) {
-        return false;
+        return false;  // reported by the caller (the reason is in *err)
     }
     std::vector<int> outShape;
     if (!attrs.outputShape.empty()) {
@@ -239,7 +239,7 @@ bool transposeWindow(const std::vector<int>& input, const std::vector<int>& kern
     const bool same = attrs.padMode == Schema::PadMode::SAME_UPPER || attrs.padMode == Schema::PadMode::SAME_LOWER;
     if (outShape.empty() && attrs.padMode == Schema::PadMode::EXPLICIT &&
         !fillList(attrs.pads, 2 * n, 0, 0, "pads", &explicitPads, err)) {
-        return false;
+        return false;  // reported by the caller (the reason is in *err)
     }
     g->padBegin.assign(n, 0);
     g->padEnd.assign(n, 0);
@@ -332,7 +332,7 @@ bool resolveConv(const ConvAttrs& attrs, bool transpose, const std::vector<int>&
                         : forwardWindow(inSpatial, wSpatial, attrs.strides, attrs.dilations, attrs.pads, attrs.padMode,
                                         false, g, err);
     if (!ok) {
-        return false;
+        return false;  // reported by the caller (the reason is in *err)
     }
     // A zero batch or channel count passes every tensor size limit while the other dims stay huge;
     // the kernels index a plane and a window (C/group x kernel) with int (found by mnn_fuzz_model:

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <random>
 #include <string>
-#include "backend/cpu/CPUOpUtils.hpp"
 #include "NNTestUtils.hpp"
 #include "backend/cpu/CPUCoreFunctions.hpp"
 #include "backend/cpu/CPUGemm.hpp"
+#include "backend/cpu/CPUOpUtils.hpp"
 #include "backend/cpu/ThreadPool.hpp"
 #include "core/SessionIntrospect.hpp"
 
@@ -159,12 +159,15 @@ TEST(LinearFast, MatchesReferenceOnEveryTierAndThreadCount) {
 }
 
 // Precision_Normal: GEMVs keep their weights as IEEE half on tiers whose tile kernel takes them
-// (pcHalfMaxP); each weight is rounded by at most 2^-11 of itself, so |fast - ref| stays within
-// 2^-11 * |alpha| * max|B| * sum|A row| (plus the float path's own tolerance)
+// (pcHalfMaxP) when the weights are at least CPUUtils::kHalfWeightsMinBytes (4 MB; smaller ones
+// stay float: squeeze-excite gates scale whole feature maps); each weight is rounded by at most
+// 2^-11 of itself, so |fast - ref| stays within 2^-11 * |alpha| * max|B| * sum|A row| (plus the
+// float path's own tolerance)
 TEST(LinearFast, GemvHalfWeightsWithinHalfRoundingAtPrecisionNormal) {
     using A = Schema::FusedActivation;
     const std::vector<LinCase> cases = {
-        {true, {1, 1280}, {1000, 1280}, {1000}, true, 1.0f, 1.0f, A::NONE},  // classifier head
+        {true, {1, 1280}, {1000, 1280}, {1000}, true, 1.0f, 1.0f, A::NONE},  // classifier head: 5.1 MB
+        {true, {2, 1024}, {1000, 1024}, {1000}, true, 1.0f, 1.0f, A::NONE},  // 4.13 MB packed: under 4 MiB
         {true, {3, 13}, {70, 13}, {70}, true, 0.5f, 1.0f, A::CLIP},          // 3 rows, K % 16 != 0
         {false, {2, 1, 1029}, {1029, 65}, {}, false, 1.0f, 1.0f, A::RELU},   // 2 rows, N % 16 != 0
         {true, {1, 16}, {17, 16}, {17}, true, 1.0f, 1.0f, A::NONE},          // one input block
@@ -186,9 +189,10 @@ TEST(LinearFast, GemvHalfWeightsWithinHalfRoundingAtPrecisionNormal) {
         for (int tier = 0; tier <= best; ++tier) {
             cpuSetTierOverride(tier);
             const auto& funcs = cpuCoreFunctionsFor((CPUTier)tier);
-            // half weights only from CPUUtils::kHalfWeightsMinBytes (the classifier head)
-            const bool half =
-                funcs.pcHalfMaxP >= (int)rows && cnt(t.b) * sizeof(float) >= CPUUtils::kHalfWeightsMinBytes;
+            // the packed weights: N x K, each rounded up to whole 16-lane blocks
+            const size_t n16 = (size_t)((t.transB ? t.b[0] : t.b[1]) + 15) / 16 * 16;
+            const size_t wBytes = n16 * (size_t)((k + 15) / 16 * 16) * sizeof(float);
+            const bool half = funcs.pcHalfMaxP >= (int)rows && wBytes >= CPUUtils::kHalfWeightsMinBytes;
             for (int threads = 1; threads <= 2; ++threads) {
                 Out fast = runLin(t, threads, false, seed, BackendConfig::Precision_Normal);
                 ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;

@@ -327,15 +327,19 @@ TEST(WinogradPacked, FiveByFiveWindowsMatchReference) {
     for (size_t ci = 0; ci < all.size(); ++ci) {
         checkWindowOnEveryTier(all[ci], 300 + (unsigned)ci, "case " + std::to_string(ci));
     }
-    // inception's branch5x5_2 shape: Winograd pays at Precision_Normal (the table's tier)
+    // inception's branch5x5_2 shape: Winograd pays at Precision_Normal on every tier
     const Case big{Chain::PACKED_BOTH, 1, 64, 48, 35, 35, {2, 2, 2, 2}, A::RELU, 5};
     auto x = makeTensor({1, kX, big.h, big.w}, randomFloats((size_t)kX * big.h * big.w, 9));
     const auto model = buildModel(big);
     const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
-    const PwRun normal = runCase(model, x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
-    ASSERT_EQ(normal.code, NO_ERROR);
-    EXPECT_EQ(normal.algorithm.rfind("packed-winograd F(", 0), 0u) << normal.algorithm;
-    EXPECT_TRUE(close(normal, ref, big, 4)) << normal.algorithm;
+    for (int tier = 0; tier <= (int)cpuFeatures().best; ++tier) {
+        cpuSetTierOverride(tier);
+        const PwRun normal = runCase(model, x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+        ASSERT_EQ(normal.code, NO_ERROR);
+        EXPECT_EQ(normal.algorithm.rfind("packed-winograd F(", 0), 0u) << "tier " << tier << " " << normal.algorithm;
+        EXPECT_TRUE(close(normal, ref, big, 4)) << "tier " << tier << " " << normal.algorithm;
+    }
+    cpuSetTierOverride(-1);
 }
 
 TEST(WinogradPacked, OneDimensionalWindowsMatchReference) {
@@ -370,11 +374,16 @@ TEST(WinogradPacked, OneDimensionalWindowsMatchReference) {
                        vertical ? 7 : 1,
                        vertical ? 1 : 7};
         const Prepared p = prepare(big, 790 + (unsigned)vertical);
-        const PwRun normal = runCase(p.model, p.x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
-        ASSERT_EQ(normal.code, NO_ERROR);
-        EXPECT_EQ(normal.algorithm.rfind(std::string("packed-winograd F(6,7) ") + (vertical ? "7x1" : "1x7"), 0), 0u)
-            << normal.algorithm;
-        EXPECT_TRUE(close(normal, p.ref, big, 2)) << normal.algorithm;
+        for (int tier = 0; tier <= (int)cpuFeatures().best; ++tier) {
+            cpuSetTierOverride(tier);
+            const PwRun normal = runCase(p.model, p.x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+            ASSERT_EQ(normal.code, NO_ERROR);
+            EXPECT_EQ(normal.algorithm.rfind(std::string("packed-winograd F(6,7) ") + (vertical ? "7x1" : "1x7"), 0),
+                      0u)
+                << "tier " << tier << " " << normal.algorithm;
+            EXPECT_TRUE(close(normal, p.ref, big, 2)) << "tier " << tier << " " << normal.algorithm;
+        }
+        cpuSetTierOverride(-1);
     }
 }
 
@@ -385,15 +394,21 @@ TEST(WinogradPacked, CostModelChoicePerPrecision) {
     auto x = makeTensor({1, kX, 28, 28}, randomFloats((size_t)kX * 28 * 28, 3));
     const PwRun ref = runCase(model, x.get(), "plain", 1, "reference");
     ASSERT_EQ(ref.code, NO_ERROR);
-    const PwRun high = runCase(model, x.get(), "packed", 1, "", BackendConfig::Precision_High);
-    ASSERT_EQ(high.code, NO_ERROR);
-    EXPECT_EQ(high.algorithm.rfind("packed-winograd F(2,3) ", 0), 0u) << high.algorithm;
-    EXPECT_TRUE(close(high, ref, big, 2));
-    const PwRun normal = runCase(model, x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
-    ASSERT_EQ(normal.code, NO_ERROR);
-    EXPECT_EQ(normal.algorithm.rfind("packed-winograd F(", 0), 0u) << normal.algorithm;
-    EXPECT_NE(normal.algorithm.rfind("packed-winograd F(2,3) ", 0), 0u) << normal.algorithm;
-    EXPECT_TRUE(close(normal, ref, big, 6));
+    // on every tier this CPU has (each tier has its own cost constants)
+    for (int tier = 0; tier <= (int)cpuFeatures().best; ++tier) {
+        cpuSetTierOverride(tier);
+        const std::string where = cpuTierName((CPUTier)tier);
+        const PwRun high = runCase(model, x.get(), "packed", 1, "", BackendConfig::Precision_High);
+        ASSERT_EQ(high.code, NO_ERROR);
+        EXPECT_EQ(high.algorithm.rfind("packed-winograd F(2,3) ", 0), 0u) << where << " " << high.algorithm;
+        EXPECT_TRUE(close(high, ref, big, 2)) << where;
+        const PwRun normal = runCase(model, x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+        ASSERT_EQ(normal.code, NO_ERROR);
+        EXPECT_EQ(normal.algorithm.rfind("packed-winograd F(", 0), 0u) << where << " " << normal.algorithm;
+        EXPECT_NE(normal.algorithm.rfind("packed-winograd F(2,3) ", 0), 0u) << where << " " << normal.algorithm;
+        EXPECT_TRUE(close(normal, ref, big, 6)) << where;
+    }
+    cpuSetTierOverride(-1);
     // MNN_CONV_ALGO=gemm / reference keep the Winograd out
     const PwRun gemm = runCase(model, x.get(), "packed", 1, "gemm", BackendConfig::Precision_Normal);
     ASSERT_EQ(gemm.code, NO_ERROR);
@@ -402,9 +417,13 @@ TEST(WinogradPacked, CostModelChoicePerPrecision) {
     const Case tiny{Chain::PACKED_BOTH, 1, 8, 8, 3, 3, {0, 0, 0, 0}, Schema::FusedActivation::NONE};
     const auto tinyModel = buildModel(tiny);
     auto tx = makeTensor({1, kX, 3, 3}, randomFloats((size_t)kX * 9, 4));
-    const PwRun t = runCase(tinyModel, tx.get(), "packed", 1, "", BackendConfig::Precision_Normal);
-    ASSERT_EQ(t.code, NO_ERROR);
-    EXPECT_EQ(t.algorithm.find("packed-winograd"), std::string::npos) << t.algorithm;
+    for (int tier = 0; tier <= (int)cpuFeatures().best; ++tier) {
+        cpuSetTierOverride(tier);
+        const PwRun t = runCase(tinyModel, tx.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+        ASSERT_EQ(t.code, NO_ERROR);
+        EXPECT_EQ(t.algorithm.find("packed-winograd"), std::string::npos) << "tier " << tier << " " << t.algorithm;
+    }
+    cpuSetTierOverride(-1);
 }
 
 TEST(WinogradPacked, ResizeReplansWithTheSameWeights) {
@@ -451,8 +470,12 @@ TEST(WinogradPacked, ResizeReplansWithTheSameWeights) {
 TEST(WinogradPacked, MemoryLowKeepsTransformedWeightsSmall) {
     // a 3x3 on a 7x7 plane whose F(4) weights stay under the Memory_Normal cap: Memory_High (speed
     // first, multiply-adds and transforms only) takes the large tile (F(4): 36 / 9 = 4x the weights);
-    // Memory_Low counts the weights streamed per run and whole register-tile passes, and takes F(2)
-    // (16 / 9); Memory_Normal counts the streamed weights too and takes F(2)
+    // Memory_Normal counts the streamed weights too and takes F(2) (16 / 9). Memory_Low counts the
+    // weights and whole register-tile passes (tiles rounded up to the tier's pcPMax), so its tile is
+    // tier-dependent: F(2)'s 16 tiles against F(3)'s 9 (25 / 9 of the weights) round differently for
+    // P = 3, 4, 6, 14 (sse41 and avx512 take F(3), scalar and avx2 F(2)). What holds on every tier:
+    // Memory_Low and Memory_Normal keep U smaller than Memory_High's F(4). Checked on every tier this
+    // CPU has (the override), so the result does not depend on the host or on MNN_CPU_ISA.
     ModelBuilder mb;
     mb.input("x", {1, 8, 7, 7});
     addConv(mb, "a", "x", "t1", 8, 128, 1, 1, 1, 0, 1, 5);
@@ -463,20 +486,36 @@ TEST(WinogradPacked, MemoryLowKeepsTransformedWeightsSmall) {
     auto x = makeTensor({1, 8, 7, 7}, randomFloats(8 * 49, 9));
     auto ref = runWithLayout(model, {{"x", x.get()}}, "plain", 1, "reference");
     ASSERT_EQ(ref.code, NO_ERROR);
-    auto high = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal,
-                              BackendConfig::Memory_High);
-    auto normal = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal);
-    auto low = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal,
-                             BackendConfig::Memory_Low);
-    ASSERT_EQ(high.code, NO_ERROR);
-    ASSERT_EQ(normal.code, NO_ERROR);
-    ASSERT_EQ(low.code, NO_ERROR);
-    EXPECT_EQ(high.algorithms["c"].rfind("packed-winograd F(4,3) ", 0), 0u) << high.algorithms["c"];
-    EXPECT_EQ(normal.algorithms["c"].rfind("packed-winograd F(2,3) ", 0), 0u) << normal.algorithms["c"];
-    EXPECT_EQ(low.algorithms["c"].rfind("packed-winograd F(2,3) ", 0), 0u) << low.algorithms["c"];
-    EXPECT_LT(maxRelativeDiff(high, ref), 1e-4);
-    EXPECT_LT(maxRelativeDiff(normal, ref), 1e-4);
-    EXPECT_LT(maxRelativeDiff(low, ref), 1e-4);
+    // the output tile m of "packed-winograd F(m,3) ...", 0 when the name is not that
+    auto unitOf = [](const std::string& algo) {
+        const std::string prefix = "packed-winograd F(";
+        if (algo.rfind(prefix, 0) != 0 || algo.size() < prefix.size() + 4 ||
+            algo.compare(prefix.size() + 1, 3, ",3)") != 0) {
+            return 0;
+        }
+        return algo[prefix.size()] - '0';
+    };
+    const int best = (int)cpuFeatures().best;
+    for (int tier = 0; tier <= best; ++tier) {
+        cpuSetTierOverride(tier);
+        const std::string where = cpuTierName((CPUTier)tier);
+        auto high = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal,
+                                  BackendConfig::Memory_High);
+        auto normal = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal);
+        auto low = runWithLayout(model, {{"x", x.get()}}, "packed", 1, nullptr, BackendConfig::Precision_Normal,
+                                 BackendConfig::Memory_Low);
+        ASSERT_EQ(high.code, NO_ERROR) << where;
+        ASSERT_EQ(normal.code, NO_ERROR) << where;
+        ASSERT_EQ(low.code, NO_ERROR) << where;
+        EXPECT_EQ(unitOf(high.algorithms["c"]), 4) << where << " " << high.algorithms["c"];
+        EXPECT_EQ(unitOf(normal.algorithms["c"]), 2) << where << " " << normal.algorithms["c"];
+        const int lowUnit = unitOf(low.algorithms["c"]);
+        EXPECT_TRUE(lowUnit == 2 || lowUnit == 3) << where << " " << low.algorithms["c"];
+        EXPECT_LT(maxRelativeDiff(high, ref), 1e-4) << where;
+        EXPECT_LT(maxRelativeDiff(normal, ref), 1e-4) << where;
+        EXPECT_LT(maxRelativeDiff(low, ref), 1e-4) << where;
+    }
+    cpuSetTierOverride(-1);
 }
 
 TEST(WinogradPacked, StreamedWeightsAsHalfBelowPrecisionHigh) {
@@ -709,20 +748,26 @@ TEST(WinogradPacked, StrideTwoChoiceByPlaneAndPrecision) {
     // pays at both precisions (F(2, 2) / F(3, 2) round like F(2, 3))
     const Case big{Chain::PACKED_BOTH, 1, 96, 96, 35, 35, {0, 0, 0, 0}, A::RELU, 3, 0, 2};
     const Prepared p = prepare(big, 950);
-    for (auto precision : {BackendConfig::Precision_Normal, BackendConfig::Precision_High}) {
-        const PwRun run = runCase(p.model, p.x.get(), "packed", 1, "", precision);
-        ASSERT_EQ(run.code, NO_ERROR);
-        EXPECT_EQ(run.algorithm.rfind("packed-winograd F(", 0), 0u) << run.algorithm;
-        EXPECT_NE(run.algorithm.find(",3) s2 "), std::string::npos) << run.algorithm;
-        EXPECT_TRUE(close(run, p.ref, big, 3)) << run.algorithm;
-    }
     // a 14x14 -> 7x7 layer (resnet's layer4.0): 16 tiles, under kStride2MinTiles: direct
     const Case small{Chain::PACKED_BOTH, 1, 96, 96, 14, 14, {1, 1, 1, 1}, A::RELU, 3, 0, 2};
     const Prepared q = prepare(small, 951);
-    const PwRun direct = runCase(q.model, q.x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
-    ASSERT_EQ(direct.code, NO_ERROR);
-    EXPECT_EQ(direct.algorithm.find("winograd"), std::string::npos) << direct.algorithm;
-    EXPECT_TRUE(close(direct, q.ref, small, 2)) << direct.algorithm;
+    // on every tier this CPU has
+    for (int tier = 0; tier <= (int)cpuFeatures().best; ++tier) {
+        cpuSetTierOverride(tier);
+        const std::string where = cpuTierName((CPUTier)tier);
+        for (auto precision : {BackendConfig::Precision_Normal, BackendConfig::Precision_High}) {
+            const PwRun run = runCase(p.model, p.x.get(), "packed", 1, "", precision);
+            ASSERT_EQ(run.code, NO_ERROR);
+            EXPECT_EQ(run.algorithm.rfind("packed-winograd F(", 0), 0u) << where << " " << run.algorithm;
+            EXPECT_NE(run.algorithm.find(",3) s2 "), std::string::npos) << where << " " << run.algorithm;
+            EXPECT_TRUE(close(run, p.ref, big, 3)) << where << " " << run.algorithm;
+        }
+        const PwRun direct = runCase(q.model, q.x.get(), "packed", 1, "", BackendConfig::Precision_Normal);
+        ASSERT_EQ(direct.code, NO_ERROR);
+        EXPECT_EQ(direct.algorithm.find("winograd"), std::string::npos) << where << " " << direct.algorithm;
+        EXPECT_TRUE(close(direct, q.ref, small, 2)) << where << " " << direct.algorithm;
+    }
+    cpuSetTierOverride(-1);
 }
 
 TEST(WinogradPacked, SpaceToDepthStemsMatchReference) {

@@ -278,16 +278,22 @@ TEST(Winograd, EveryTileSizeMatchesReferenceOnEveryTierAndThreadCount) {
 
 TEST(Winograd, CostModelChoicePerPrecision) {
     // a resnet-like 3x3 layer: Winograd pays; Precision_High takes only F(2x2)
+    // (on every tier this CPU has)
     Case big{{1, 64, 28, 28}, 64, {1, 1, 1, 1}, true, Schema::FusedActivation::RELU};
-    Result high = run(big, 1, "", BackendConfig::Precision_High, 7);
-    EXPECT_EQ(high.algorithm.rfind("winograd-f2 ", 0), 0u) << high.algorithm;
-    Result normal = run(big, 1, "", BackendConfig::Precision_Normal, 7);
-    EXPECT_EQ(normal.algorithm.rfind("winograd-f", 0), 0u) << normal.algorithm;
-    // forcing the GEMM path
-    Result gemm = run(big, 1, "gemm", BackendConfig::Precision_Normal, 7);
-    EXPECT_EQ(gemm.algorithm.rfind("im2col-gemm", 0), 0u) << gemm.algorithm;
     // a tiny layer: a single tile would be mostly padding, the GEMM is cheaper
     Case tiny{{1, 8, 3, 3}, 8, {0, 0, 0, 0}, true, Schema::FusedActivation::NONE};
-    Result t = run(tiny, 1, "", BackendConfig::Precision_Normal, 9);
-    EXPECT_EQ(t.algorithm.rfind("im2col-gemm", 0), 0u) << t.algorithm;
+    for (int tier = 0; tier <= (int)cpuFeatures().best; ++tier) {
+        cpuSetTierOverride(tier);
+        const std::string where = cpuTierName((CPUTier)tier);
+        Result high = run(big, 1, "", BackendConfig::Precision_High, 7);
+        EXPECT_EQ(high.algorithm.rfind("winograd-f2 ", 0), 0u) << where << " " << high.algorithm;
+        Result normal = run(big, 1, "", BackendConfig::Precision_Normal, 7);
+        EXPECT_EQ(normal.algorithm.rfind("winograd-f", 0), 0u) << where << " " << normal.algorithm;
+        // forcing the GEMM path
+        Result gemm = run(big, 1, "gemm", BackendConfig::Precision_Normal, 7);
+        EXPECT_EQ(gemm.algorithm.rfind("im2col-gemm", 0), 0u) << where << " " << gemm.algorithm;
+        Result t = run(tiny, 1, "", BackendConfig::Precision_Normal, 9);
+        EXPECT_EQ(t.algorithm.rfind("im2col-gemm", 0), 0u) << where << " " << t.algorithm;
+    }
+    cpuSetTierOverride(-1);
 }

@@ -48,14 +48,13 @@ bool CPUBackend::reserveScratch(size_t bytes) {
         return true;
     }
     if ((uint64_t)bytes > (uint64_t)memoryLimit()) {
-        MNN_ERROR("CPU backend: kernel scratch of %lld MiB is over the session's arena limit of %lld MiB\n",
-                  (long long)(bytes >> 20), (long long)(memoryLimit() >> 20));
-        return false;
+        // reported by the Session's line for the op's resize failure (with this reason)
+        return fail("kernel scratch of %lld MiB is over the session's arena limit of %lld MiB",
+                    (long long)(bytes >> 20), (long long)(memoryLimit() >> 20));
     }
     void* p = cpuAlloc(bytes);
     if (!p) {
-        MNN_ERROR("CPU backend: cannot allocate %zu bytes of kernel scratch\n", bytes);
-        return false;
+        return fail("cannot allocate %zu bytes of kernel scratch", bytes);
     }
     cpuFree(mScratch, mScratchBytes);
     mScratch = (uint8_t*)p;
@@ -85,13 +84,13 @@ Execution* CPUBackend::onCreate(const std::vector<Tensor*>& inputs, const std::v
 bool CPUBackend::onAcquireBuffer(Tensor* tensor, StorageType storage) {
     int64_t bytes = TensorUtils::byteSize(tensor);
     if (bytes < 0) {
-        MNN_ERROR("CPU backend: tensor %s has a negative dim (%s)\n", TensorUtils::describe(tensor)->name.c_str(),
-                  TensorUtils::shapeString(tensor).c_str());
-        return false;
+        // reported by the caller's line (Session: the op and this reason)
+        return fail("tensor %s has a negative dim (%s)", TensorUtils::describe(tensor)->name.c_str(),
+                    TensorUtils::shapeString(tensor).c_str());
     }
     if (storage == STATIC || mImmediate) {
         if (!TensorUtils::allocHost(tensor)) {
-            return false;
+            return false;  // reported by allocHost (out of memory, naming the tensor)
         }
         // the tensor frees its own memory; the backend only counts it
         TensorUtils::describe(tensor)->backend = this;
@@ -113,10 +112,8 @@ bool CPUBackend::onAcquireView(Tensor* view, Tensor* parent, int64_t byteOffset)
     auto it = mPlanned.find(parent);
     if (mImmediate || it == mPlanned.end() || byteOffset < 0 || byteOffset % ArenaPlanner::kAlign != 0 ||
         byteOffset + TensorUtils::byteSize(view) > TensorUtils::byteSize(parent)) {
-        MNN_ERROR("CPU backend: tensor %s cannot be a view at byte %lld of %s\n",
-                  TensorUtils::describe(view)->name.c_str(), (long long)byteOffset,
-                  TensorUtils::describe(parent)->name.c_str());
-        return false;
+        return fail("tensor %s cannot be a view at byte %lld of %s", TensorUtils::describe(view)->name.c_str(),
+                    (long long)byteOffset, TensorUtils::describe(parent)->name.c_str());
     }
     TensorUtils::freeHost(view);
     mViews[view] = it->second + byteOffset;

@@ -27,8 +27,7 @@ public:
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         std::string err;
         if (!attentionGeometry(inputs, mQHeads, mKvHeads, &mG, &err)) {
-            MNN_ERROR("Attention: %s\n", err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Attention: %s", err.c_str());
         }
         mScores.resize(mG.T);
         return NO_ERROR;
@@ -49,8 +48,8 @@ public:
             for (int64_t i = 0; i < count; ++i) {
                 const int64_t n = ShapeUtils::readInt(nonpadT, i);
                 if (n < 0 || n > g.T) {
-                    MNN_ERROR("Attention: nonpad_kv_seqlen %lld outside [0, %d]\n", (long long)n, g.T);
-                    return INPUT_DATA_ERROR;
+                    return error(INPUT_DATA_ERROR, "Attention: nonpad_kv_seqlen %lld outside [0, %d]", (long long)n,
+                                 g.T);
                 }
             }
         }

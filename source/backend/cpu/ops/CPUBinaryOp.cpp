@@ -236,9 +236,8 @@ public:
         auto tb = inputs[1]->getType();
         if (ta != tb && !(mType == BinaryOpType::POW || mType == BinaryOpType::ADD || mType == BinaryOpType::SUB ||
                           mType == BinaryOpType::MUL || mType == BinaryOpType::DIV)) {
-            MNN_ERROR("BinaryOp %s: input types differ (%s vs %s)\n", Schema::EnumNameBinaryOpType(mType),
-                      TensorUtils::typeName(ta), TensorUtils::typeName(tb));
-            return NOT_SUPPORT;
+            return error(NOT_SUPPORT, "BinaryOp %s: input types differ (%s vs %s)", Schema::EnumNameBinaryOpType(mType),
+                         TensorUtils::typeName(ta), TensorUtils::typeName(tb));
         }
         mPlan.out = TensorUtils::shape(outputs[0]);
         mPlan.sa = CPUUtils::broadcastStrides(TensorUtils::shape(inputs[0]), mPlan.out);

@@ -31,8 +31,7 @@ public:
         if (!mPads.empty()) mPadsUse = mPads;
         if (mDilUse.size() != n || mStrideUse.size() != n || mPadsUse.size() != 2 * n ||
             TensorUtils::elementCount(inputs[2]) != (int64_t)n) {
-            MNN_ERROR("Col2Im: attributes do not match %d spatial axes\n", (int)n);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Col2Im: attributes do not match %d spatial axes", (int)n);
         }
         return NO_ERROR;
     }
@@ -48,8 +47,7 @@ public:
             image[i] = ShapeUtils::readInt(inputs[1], (int64_t)i);
             block[i] = ShapeUtils::readInt(inputs[2], (int64_t)i);
             if (image[i] != outputs[0]->length(2 + (int)i) || block[i] <= 0) {
-                MNN_ERROR("Col2Im: image_shape / block_shape changed after the shape pass\n");
-                return INPUT_DATA_ERROR;
+                return error(INPUT_DATA_ERROR, "Col2Im: image_shape / block_shape changed after the shape pass");
             }
             blocks[i] = (image[i] + pads[i] + pads[i + n] - (dil[i] * (block[i] - 1) + 1)) / stride[i] + 1;
         }

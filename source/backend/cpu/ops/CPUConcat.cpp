@@ -165,8 +165,7 @@ public:
         int64_t n = 0;
         if (!DataOps::rangeCount(inputs[0], inputs[1], inputs[2], &n).empty() ||
             n != TensorUtils::elementCount(outputs[0])) {
-            MNN_ERROR("Range: the start/limit/delta values no longer match the output size\n");
-            return INPUT_DATA_ERROR;
+            return error(INPUT_DATA_ERROR, "Range: the start/limit/delta values no longer match the output size");
         }
         auto out = outputs[0];
         DataCopy::dispatchNumeric(out->getType(), [&](auto* tag) {

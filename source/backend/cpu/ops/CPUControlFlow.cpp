@@ -20,9 +20,8 @@ public:
             auto& v = mValues[i];
             if (v.dims != TensorUtils::shape(outputs[i]) || v.type != outputs[i]->getType() ||
                 (int64_t)v.bytes.size() != TensorUtils::byteSize(outputs[i])) {
-                MNN_ERROR("op %s: output %d has shape %s at run, %s at resize\n", mName.c_str(), (int)i,
-                          TensorUtils::shapeString(v.dims).c_str(), TensorUtils::shapeString(outputs[i]).c_str());
-                return INVALID_VALUE;
+                return error(INVALID_VALUE, "op %s: output %d has shape %s at run, %s at resize", mName.c_str(), (int)i,
+                             TensorUtils::shapeString(v.dims).c_str(), TensorUtils::shapeString(outputs[i]).c_str());
             }
             if (!v.bytes.empty()) {
                 ::memcpy(outputs[i]->host<uint8_t>(), v.bytes.data(), v.bytes.size());

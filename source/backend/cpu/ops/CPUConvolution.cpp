@@ -60,8 +60,7 @@ public:
         std::string err;
         if (!resolveConv(mAttrs, mTranspose, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]),
                          hasBias ? &bias : nullptr, &mGeom, &mOutChannels, &err)) {
-            MNN_ERROR("%s: %s\n", mTranspose ? "ConvTranspose" : "Convolution", err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "%s: %s", mTranspose ? "ConvTranspose" : "Convolution", err.c_str());
         }
         mKernelIndex = indexTable(mGeom.kernel);
         if (mTranspose) {

@@ -95,9 +95,8 @@ public:
         // S is never packed: only X is a data slot of a Convolution (Session::assignLayouts)
         if (!s || isCpuPacked(s) || s->dimensions() != x->dimensions() || s->length(1) != x->length(1) ||
             (s->length(0) != 1 && s->length(0) != x->length(0))) {
-            MNN_ERROR("Convolution: input scale S %s does not fit X %s\n",
-                      s ? TensorUtils::shapeString(s).c_str() : "(none)", TensorUtils::shapeString(x).c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Convolution: input scale S %s does not fit X %s",
+                         s ? TensorUtils::shapeString(s).c_str() : "(none)", TensorUtils::shapeString(x).c_str());
         }
         // the scaled copy is scratch of this op: planned here, reused by later ops
         if (!backend()->onAcquireBuffer(xs, Backend::DYNAMIC)) {
@@ -151,9 +150,9 @@ public:
         mIns.assign(inputs.begin(), inputs.begin() + std::min<size_t>(inputs.size(), 4));
         const Tensor* r = inputs.size() > 4 ? inputs[4] : nullptr;
         if (!r || TensorUtils::shape(r) != TensorUtils::shape(outputs[0])) {
-            MNN_ERROR("Convolution: residual R %s does not fit the output %s\n",
-                      r ? TensorUtils::shapeString(r).c_str() : "(none)", TensorUtils::shapeString(outputs[0]).c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Convolution: residual R %s does not fit the output %s",
+                         r ? TensorUtils::shapeString(r).c_str() : "(none)",
+                         TensorUtils::shapeString(outputs[0]).c_str());
         }
         mPost.unary = cpuCoreFunctions().unaryF32;
         return mInner->onResize(mIns, outputs);

@@ -389,12 +389,11 @@ public:
         std::string err;
         if (!resolveConv(mAttrs, false, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]),
                          hasBias ? &bias : nullptr, &mGeom, &mOutChannels, &err)) {
-            MNN_ERROR("Convolution: %s\n", err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Convolution: %s", err.c_str());
         }
         if (mGeom.input.size() != 2) {
-            MNN_ERROR("Convolution: the fast path needs 2-D input, got %d spatial dims\n", (int)mGeom.input.size());
-            return NOT_SUPPORT;
+            return error(NOT_SUPPORT, "Convolution: the fast path needs 2-D input, got %d spatial dims",
+                         (int)mGeom.input.size());
         }
         mFuncs = &cpuCoreFunctions();
         mPost.unary = mFuncs->unaryF32;
@@ -407,8 +406,8 @@ public:
         const double k = (double)mCg * mGeom.kernel[0] * mGeom.kernel[1];
         const double n = (double)mGeom.output[0] * mGeom.output[1];
         if (k > 2147483647.0 || n > 2147483647.0) {
-            MNN_ERROR("Convolution: window of %.0f or output plane of %.0f elements is over 2^31\n", k, n);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Convolution: window of %.0f or output plane of %.0f elements is over 2^31", k,
+                         n);
         }
         mK = (int)k;
         mN = (int)n;
@@ -465,8 +464,7 @@ public:
         const int unit = chooseWinogradUnit(inputs[0]->length(0), c, is1x1);
         if (unit > 0) {
             if (mWino.unit() != unit && !mWino.prepareWeights(*mFuncs, unit, mWinoShape, w, b)) {
-                MNN_ERROR("Convolution: cannot build Winograd F(%d, 3) transforms\n", unit);
-                return NOT_SUPPORT;
+                return error(NOT_SUPPORT, "Convolution: cannot build Winograd F(%d, 3) transforms", unit);
             }
             mKind = FastKind::WINOGRAD;
             mPackedA.clear();
@@ -731,7 +729,7 @@ private:
         mDwTasks = (int)std::max<int64_t>(1, std::min<int64_t>(items, threads > 1 ? 4 * threads : 1));
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) *
                                                                  (size_t)(mDwcScratchFloats * mDwTasks))) {
-            return OUT_OF_MEMORY;
+            return OUT_OF_MEMORY;  // reported by the Session (the backend's scratch reason)
         }
         mKind = FastKind::DEPTHWISE_CHANNELS;
         snprintf(mAlgo, sizeof(mAlgo), "depthwise dwconv_channels__%s", cpuTierName(mFuncs->tier));
@@ -750,7 +748,7 @@ private:
         mDwTasks = (int)std::max<int64_t>(1, std::min<int64_t>(total, threads > 1 ? 4 * threads : 1));
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) *
                                                                  (size_t)(mPlane.planeFloats * mDwTasks))) {
-            return OUT_OF_MEMORY;
+            return OUT_OF_MEMORY;  // reported by the Session (the backend's scratch reason)
         }
         mPackedDepthwise = true;
         snprintf(mAlgo, sizeof(mAlgo), "depthwise %s", mFuncs->dwconvName);

@@ -841,13 +841,11 @@ public:
         int outChannels = 0;
         if (!resolveConv(mAttrs, false, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]),
                          hasBias ? &biasShape : nullptr, &mGeom, &outChannels, &err)) {
-            MNN_ERROR("Convolution: %s\n", err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Convolution: %s", err.c_str());
         }
         if (mGeom.input.size() != 2 || outChannels != mOutChannels || inputs[0]->length(1) != mInChannels) {
-            MNN_ERROR("Convolution: packed kernel needs 2-D input of %d channels, got %s\n", mInChannels,
-                      TensorUtils::shapeString(inputs[0]).c_str());
-            return NOT_SUPPORT;
+            return error(NOT_SUPPORT, "Convolution: packed kernel needs 2-D input of %d channels, got %s", mInChannels,
+                         TensorUtils::shapeString(inputs[0]).c_str());
         }
         if (&cpuCoreFunctions() != mFuncs || mWeights.empty()) {
             packWeights(cpuCoreFunctions(), inputs[1], hasBias ? inputs[2] : nullptr);
@@ -856,9 +854,8 @@ public:
         mInPacked = isCpuPacked(inputs[0]);
         mOutPacked = isCpuPacked(outputs[0]);
         if (mPoolFused && (!mOutPacked || mScaleInput || mResidual)) {
-            MNN_ERROR("ConvolutionPool %s: the banded kernel needs a packed output and X, W, [B] only\n",
-                      TensorUtils::describe(outputs[0])->name.c_str());
-            return NOT_SUPPORT;
+            return error(NOT_SUPPORT, "ConvolutionPool %s: the banded kernel needs a packed output and X, W, [B] only",
+                         TensorUtils::describe(outputs[0])->name.c_str());
         }
         // a strided 1x1 convolution runs on its input subsampled into scratch: one flat stride-1 plane
         // of whole tiles (strided rows split into tiles of 3-5 positions that stream the weights
@@ -897,9 +894,8 @@ public:
             const int64_t hp = (int64_t)(g.output[0] - 1) * g.strides[0] + (int64_t)(g.kernel[0] - 1) * g.dilations[0] + 1;
             const int64_t wp = (int64_t)(g.output[1] - 1) * g.strides[1] + g.kernel[1];
             if (hp > 1000000 || wp > 1000000) {
-                MNN_ERROR("Convolution %s: padded input %lldx%lld too large\n",
-                          TensorUtils::describe(outputs[0])->name.c_str(), (long long)hp, (long long)wp);
-                return INVALID_VALUE;
+                return error(INVALID_VALUE, "Convolution %s: padded input %lldx%lld too large",
+                             TensorUtils::describe(outputs[0])->name.c_str(), (long long)hp, (long long)wp);
             }
             mGeom.input = {(int)hp, (int)wp};
             mGeom.kernel = {g.kernel[0], 1};
@@ -916,17 +912,17 @@ public:
         const double inPlane = (double)ih * iw, outPlane = (double)oh * ow;
         const double span = ((double)(kh - 1) * mGeom.dilations[0] * iw + (double)(kw - 1) * mGeom.dilations[1]);
         if (outPlane > 2147483647.0 || span * kCpuPack > 2147483647.0 || inPlane > 1e15) {
-            MNN_ERROR("Convolution: output plane of %.0f or window span of %.0f positions too large\n", outPlane, span);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Convolution: output plane of %.0f or window span of %.0f positions too large",
+                         outPlane, span);
         }
         // the tile plan holds a few descriptors per pcPMax positions of a row (and per column of
         // the narrow edge segments); refuse planes whose plan alone would take more than 256 MB
         // before it is built (found by mnn_fuzz_model: a 1.4e9-position plane)
         const double tileBound = (double)oh * ((double)ow / mFuncs->pcPMax + 8.0) + (double)ow * 8.0;
         if (tileBound * sizeof(PcTileDesc) > 256.0 * 1024 * 1024) {
-            MNN_ERROR("Convolution %s: output plane %dx%d too large for the packed kernel's tile plan\n",
-                      TensorUtils::describe(outputs[0])->name.c_str(), oh, ow);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE,
+                         "Convolution %s: output plane %dx%d too large for the packed kernel's tile plan",
+                         TensorUtils::describe(outputs[0])->name.c_str(), oh, ow);
         }
         planTiles();
         const int inBlocks = packedBlocks(mInChannels), outBlocks = packedBlocks(mOutChannels);
@@ -988,11 +984,10 @@ public:
             // S is never packed: only X is a data slot of a Convolution (Session::assignLayouts)
             if (!s || isCpuPacked(s) || s->dimensions() != 4 || s->length(1) != mInChannels ||
                 (s->length(0) != 1 && s->length(0) != mBatch)) {
-                MNN_ERROR("Convolution %s: input scale S %s does not fit X %s\n",
-                          TensorUtils::describe(outputs[0])->name.c_str(),
-                          s ? TensorUtils::shapeString(s).c_str() : "(none)",
-                          TensorUtils::shapeString(inputs[0]).c_str());
-                return INVALID_VALUE;
+                return error(INVALID_VALUE, "Convolution %s: input scale S %s does not fit X %s",
+                             TensorUtils::describe(outputs[0])->name.c_str(),
+                             s ? TensorUtils::shapeString(s).c_str() : "(none)",
+                             TensorUtils::shapeString(inputs[0]).c_str());
             }
             mScaleImages = s->length(0);
             LargeVector<uint16_t>().swap(mWeightsHalf);
@@ -1002,11 +997,10 @@ public:
         if (mResidual) {
             const Tensor* r = inputs.size() > 4 ? inputs[4] : nullptr;
             if (!r || !isCpuPacked(r) || !mOutPacked || TensorUtils::shape(r) != TensorUtils::shape(outputs[0])) {
-                MNN_ERROR("Convolution %s: residual R %s must be packed and of the output's shape %s\n",
-                          TensorUtils::describe(outputs[0])->name.c_str(),
-                          r ? TensorUtils::shapeString(r).c_str() : "(none)",
-                          TensorUtils::shapeString(outputs[0]).c_str());
-                return INVALID_VALUE;
+                return error(INVALID_VALUE, "Convolution %s: residual R %s must be packed and of the output's shape %s",
+                             TensorUtils::describe(outputs[0])->name.c_str(),
+                             r ? TensorUtils::shapeString(r).c_str() : "(none)",
+                             TensorUtils::shapeString(outputs[0]).c_str());
             }
         }
         mKSlice = 0;
@@ -1352,8 +1346,8 @@ private:
         WindowGeometry pg;
         std::string err;
         if (!resolvePool(mPoolAttrs, {mBatch, mOutChannels, oh, ow}, &pg, &err) || pg.input.size() != 2) {
-            MNN_ERROR("ConvolutionPool %s: pool: %s\n", TensorUtils::describe(output)->name.c_str(), err.c_str());
-            return false;
+            error(INVALID_VALUE, "pool over %s: %s", TensorUtils::describe(output)->name.c_str(), err.c_str());
+            return false;  // reported by onResize's INVALID_VALUE (the reason is recorded)
         }
         mPoolGeom = dwPlaneGeom(pg);
         poolInverseCounts(mPoolAttrs, pg, &mPoolInvY, &mPoolInvX);
@@ -1623,11 +1617,11 @@ Execution* createPackedConvolutionPool(const std::vector<Tensor*>& inputs, const
     auto p = op->param_as_ConvolutionPoolParam();
     if (!p || !p->conv() || !p->pool() || inputs.size() < 2 || inputs.size() > 3 || outputs.size() != 1 ||
         !isCpuPacked(outputs[0])) {
-        return nullptr;  // the adapter runs the plain pair
+        return nullptr;  // not an error: the adapter runs the plain pair
     }
     const char* env = getenv("MNN_CONV_ALGO");
     if (env && strcmp(env, "reference") == 0) {
-        return nullptr;
+        return nullptr;  // reported by Session (no kernel for the op, with its tensors)
     }
     ConvAttrs conv;
     PoolAttrs pool;
@@ -1635,8 +1629,10 @@ Execution* createPackedConvolutionPool(const std::vector<Tensor*>& inputs, const
     pool.load(p->pool());
     std::unique_ptr<Tensor> mid(new Tensor(4, Tensor::CAFFE));
     setCpuPacked(mid.get(), true);
-    if (!shapeConvolutionPoolMid(conv, pool, inputs, mid.get())) {
-        return nullptr;
+    std::string err;
+    if (!shapeConvolutionPoolMid(conv, pool, inputs, mid.get(), &err)) {
+        return nullptr;  // reported by Session (no kernel for the op, with its tensors); the shape function saw it
+                         // first
     }
     const std::vector<Tensor*> midv = {mid.get()};
     const Tensor* bias = inputs.size() > 2 ? inputs[2] : nullptr;
@@ -1656,7 +1652,7 @@ Execution* createPackedConvolutionPool(const std::vector<Tensor*>& inputs, const
     }
     Execution* c = createPackedPlain(inputs, midv, conv, backend);
     if (!c) {
-        return nullptr;
+        return nullptr;  // reported by Session (no kernel for the op, with its tensors)
     }
     return makeConvolutionPoolPair(backend, conv, pool, mid.release(), c, createPackedPooling(pool, backend));
 }

@@ -127,16 +127,16 @@ public:
         int outChannels = 0;
         if (!resolveConv(mAttrs, false, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]),
                          hasBias ? &biasShape : nullptr, &geom, &outChannels, &err)) {
-            MNN_ERROR("Convolution %s: %s\n", TensorUtils::describe(outputs[0])->name.c_str(), err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Convolution %s: %s", TensorUtils::describe(outputs[0])->name.c_str(),
+                         err.c_str());
         }
         const int c = inputs[0]->length(1);
         if (geom.input.size() != 2 || c != mAttrs.group || outChannels != c) {
-            MNN_ERROR(
+            return error(
+                NOT_SUPPORT,
                 "Convolution %s: the packed depthwise kernel needs 2-D input with group == C == M (C %d, M %d, "
-                "group %d)\n",
+                "group %d)",
                 TensorUtils::describe(outputs[0])->name.c_str(), c, outChannels, mAttrs.group);
-            return NOT_SUPPORT;
         }
         mGeom = dwPlaneGeom(geom);
         const auto& g = mGeom;
@@ -146,9 +146,8 @@ public:
         const int64_t planes = (int64_t)mBatch * mBlocks;
         const double inFloats = (double)planes * g.ih * g.iw * 16, outFloats = (double)planes * g.oh * g.ow * 16;
         if (inFloats > 9.0e15 || outFloats > 9.0e15 || planes > (1 << 22)) {
-            MNN_ERROR("Convolution %s: tensor too large for the packed depthwise kernel\n",
-                      TensorUtils::describe(outputs[0])->name.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Convolution %s: tensor too large for the packed depthwise kernel",
+                         TensorUtils::describe(outputs[0])->name.c_str());
         }
         // weights [blocks][kh * kw][16] and bias [blocks][16], padding lanes 0
         packDepthwiseWeights(inputs[1]->host<float>(), hasBias ? inputs[2]->host<float>() : nullptr, c, g.kh * g.kw,

@@ -299,8 +299,7 @@ public:
         int outC = 0;
         if (!resolveConv(mAttrs, false, TensorUtils::shape(x), TensorUtils::shape(inputs[1]), hasBias ? &bias : nullptr,
                          &g, &outC, &err)) {
-            MNN_ERROR("Convolution: %s\n", err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Convolution: %s", err.c_str());
         }
         const int srcStride = mS2d ? 2 : mStride, srcC = mS2d ? mSrcC : mInC;
         // the output: the convolution's, or (mPoolFused) the pool's over it
@@ -309,23 +308,22 @@ public:
                                    g.output.size() < 2 ? 0 : g.output[1]};
         if (mPoolFused) {
             if (g.input.size() != 2 || !resolvePool(mPoolAttrs, yShape, &pg, &err) || pg.input.size() != 2) {
-                MNN_ERROR("ConvolutionPool: pool: %s\n", err.c_str());
-                return INVALID_VALUE;
+                return error(INVALID_VALUE, "ConvolutionPool: pool: %s", err.c_str());
             }
             yShape[2] = pg.output[0];
             yShape[3] = pg.output[1];
             if (!isCpuPacked(y)) {
-                MNN_ERROR("ConvolutionPool: the pool fused into packed Winograd needs a packed output\n");
-                return NOT_SUPPORT;
+                return error(NOT_SUPPORT, "ConvolutionPool: the pool fused into packed Winograd needs a packed output");
             }
         }
         if (g.input.size() != 2 || g.strides[0] != srcStride || g.strides[1] != srcStride || x->length(1) != srcC ||
             outC != mOutC || y->dimensions() != 4 || y->length(0) != x->length(0) || y->length(1) != outC ||
             y->length(2) != yShape[2] || y->length(3) != yShape[3]) {
-            MNN_ERROR("Convolution: packed Winograd planned for %d -> %d channels, got input %d, output %d x %d x %d\n",
-                      mInC, mOutC, x->dimensions() > 1 ? x->length(1) : -1, outC, g.output.empty() ? -1 : g.output[0],
-                      g.output.size() < 2 ? -1 : g.output[1]);
-            return INVALID_VALUE;
+            return error(
+                INVALID_VALUE,
+                "Convolution: packed Winograd planned for %d -> %d channels, got input %d, output %d x %d x %d", mInC,
+                mOutC, x->dimensions() > 1 ? x->length(1) : -1, outC, g.output.empty() ? -1 : g.output[0],
+                g.output.size() < 2 ? -1 : g.output[1]);
         }
         mBatch = x->length(0);
         mIh = g.input[0];

@@ -33,8 +33,9 @@ public:
     }
 
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
-        if (!shapeConvolutionPoolMid(mConvAttrs, mPoolAttrs, inputs, mMid.get())) {
-            return INVALID_VALUE;
+        std::string err;
+        if (!shapeConvolutionPoolMid(mConvAttrs, mPoolAttrs, inputs, mMid.get(), &err)) {
+            return error(INVALID_VALUE, "%s", err.c_str());
         }
         TensorUtils::describe(mMid.get())->name = TensorUtils::describe(outputs[0])->name + "/convolution";
         mConvIn.assign(inputs.begin(), inputs.end());
@@ -83,17 +84,19 @@ Execution* createConvolutionPool(const std::vector<Tensor*>& inputs, const std::
     PoolAttrs pool;
     if (!loadAttrs(op, &conv, &pool) || inputs.size() < 2 || inputs.size() > 3 || !inputs[0] || !inputs[1] ||
         outputs.size() != 1) {
-        return nullptr;
+        return nullptr;  // reported by Session (no kernel for the op, with its tensors)
     }
     std::unique_ptr<Tensor> mid(new Tensor(4, Tensor::CAFFE));
-    if (!shapeConvolutionPoolMid(conv, pool, inputs, mid.get())) {
-        return nullptr;
+    std::string err;
+    if (!shapeConvolutionPoolMid(conv, pool, inputs, mid.get(), &err)) {
+        return nullptr;  // reported by Session (no kernel for the op, with its tensors); the shape function saw it
+                         // first
     }
     std::unique_ptr<Execution> c(createPlainConvolution(inputs, conv, backend));
     std::vector<Tensor*> midv = {mid.get()};
     std::unique_ptr<Execution> p(createPlainPooling(midv, outputs, pool, backend));
     if (!c || !p) {
-        return nullptr;
+        return nullptr;  // reported by Session (no kernel for the op, with its tensors)
     }
     return new CPUConvolutionPool(backend, conv, pool, mid.release(), c.release(), p.release());
 }
@@ -101,8 +104,9 @@ Execution* createConvolutionPool(const std::vector<Tensor*>& inputs, const std::
 }  // namespace
 
 bool shapeConvolutionPoolMid(const ConvAttrs& conv, const PoolAttrs& pool, const std::vector<Tensor*>& inputs,
-                             Tensor* mid) {
+                             Tensor* mid, std::string* err) {
     if (inputs.size() < 2 || !inputs[0] || !inputs[1]) {
+        *err = "needs X and W";
         return false;
     }
     std::vector<int> b;
@@ -112,11 +116,9 @@ bool shapeConvolutionPoolMid(const ConvAttrs& conv, const PoolAttrs& pool, const
     }
     WindowGeometry cg, pg;
     int m = 0;
-    std::string err;
     auto x = TensorUtils::shape(inputs[0]);
     if (!resolveConvolutionPool(conv, pool, x, TensorUtils::shape(inputs[1]), hasBias ? &b : nullptr, &cg, &pg, &m,
-                                &err)) {
-        MNN_ERROR("ConvolutionPool: %s\n", err.c_str());
+                                err)) {
         return false;
     }
     mid->buffer().type = halide_type_of<float>();

@@ -9,9 +9,12 @@
 
 namespace MNN {
 
-/** shapes mid as the convolution's output [N, M, OH, OW] for inputs X, W, [B]; false (logged) on a bad shape */
+/**
+ * shapes mid as the convolution's output [N, M, OH, OW] for inputs X, W, [B]; false on a bad shape,
+ * with the reason in *err (the caller reports it: one line per failure)
+ */
 bool shapeConvolutionPoolMid(const ConvAttrs& conv, const PoolAttrs& pool, const std::vector<Tensor*>& inputs,
-                             Tensor* mid);
+                             Tensor* mid, std::string* err);
 
 /**
  * Y = poolExec(convExec(X, W, B)) through mid (owned, shaped by shapeConvolutionPoolMid; packed or

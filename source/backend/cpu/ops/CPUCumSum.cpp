@@ -27,8 +27,7 @@ public:
         // the axis is a value (it may be computed): read here, shapes come straight from the tensor
         const int64_t axisV = a->getType().bits == 64 ? a->host<int64_t>()[0] : a->host<int32_t>()[0];
         if (axisV < -rank || axisV >= rank) {
-            MNN_ERROR("CumSum: axis %lld out of range for rank %d\n", (long long)axisV, rank);
-            return INPUT_DATA_ERROR;
+            return error(INPUT_DATA_ERROR, "CumSum: axis %lld out of range for rank %d", (long long)axisV, rank);
         }
         const int axis = (int)(axisV < 0 ? axisV + rank : axisV);
         int64_t outer = 1, inner = 1;

@@ -19,8 +19,7 @@ public:
         }
         std::string err;
         if (!buildEinsumPlan(mEquation, shapes, &mPlan, &err)) {
-            MNN_ERROR("Einsum '%s': %s\n", mEquation.c_str(), err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Einsum '%s': %s", mEquation.c_str(), err.c_str());
         }
         mSrc.assign(inputs.size(), nullptr);
         mIdx.assign(mPlan.labelDims.size(), 0);

@@ -17,7 +17,7 @@ Execution* createFastBinary(const std::vector<Tensor*>& inputs, Schema::BinaryOp
 
 /**
  * Softmax's blocks: X = [outer, len, inner] where len is dim `axis` (coerce2D: the flattened dims
- * [axis, rank)); false (logged) when the axis is out of range
+ * [axis, rank)); false when the axis is out of range (the caller's onResize gives the reason)
  */
 bool softmaxExtents(const std::vector<int>& shape, int axis, bool coerce2D, int64_t* outer, int64_t* len,
                     int64_t* inner);

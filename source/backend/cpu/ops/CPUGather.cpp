@@ -30,9 +30,8 @@ public:
         if (scatter && mReduction != 0) {
             bool ok = DataCopy::dispatchNumeric(inputs[0]->getType(), [](auto*) {});
             if (!ok) {
-                MNN_ERROR("op %s (%s): reduction on type %s is not supported\n", mName.c_str(),
-                          Schema::EnumNameOpType(mType), TensorUtils::typeName(inputs[0]->getType()));
-                return NOT_SUPPORT;
+                return error(NOT_SUPPORT, "op %s (%s): reduction on type %s is not supported", mName.c_str(),
+                             Schema::EnumNameOpType(mType), TensorUtils::typeName(inputs[0]->getType()));
             }
         }
         int rank = inputs[0]->dimensions();
@@ -55,9 +54,8 @@ public:
 
 private:
     ErrorCode badIndex(int64_t v, int64_t n) const {
-        MNN_ERROR("op %s (%s): index %lld out of range [-%lld, %lld)\n", mName.c_str(), Schema::EnumNameOpType(mType),
-                  (long long)v, (long long)n, (long long)n);
-        return INPUT_DATA_ERROR;
+        return error(INPUT_DATA_ERROR, "op %s (%s): index %lld out of range [-%lld, %lld)", mName.c_str(),
+                     Schema::EnumNameOpType(mType), (long long)v, (long long)n, (long long)n);
     }
     static int64_t norm(int64_t v, int64_t n) {
         return v < 0 ? v + n : v;

@@ -14,9 +14,9 @@ public:
         if (mDropout && inputs.size() > 2 && inputs[2] && inputs[2]->host<uint8_t>()[0] != 0) {
             double ratio = (inputs[1] != nullptr) ? CPUUtils::readAsDouble(inputs[1], 0) : 0.5;
             if (ratio != 0) {
-                MNN_ERROR("op %s (Dropout): training_mode is true with ratio %g; only inference is supported\n",
-                          mName.c_str(), ratio);
-                return INPUT_DATA_ERROR;
+                return error(INPUT_DATA_ERROR,
+                             "op %s (Dropout): training_mode is true with ratio %g; only inference is supported",
+                             mName.c_str(), ratio);
             }
         }
         const size_t bytes = (size_t)TensorUtils::byteSize(inputs[0]);

@@ -71,8 +71,7 @@ public:
         const int rank = (int)shape.size();
         const int axis = mAxis < 0 ? mAxis + rank : mAxis;
         if (axis < 0 || axis >= rank) {
-            MNN_ERROR("LpNormalization: axis %d is out of range for rank %d\n", mAxis, rank);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "LpNormalization: axis %d is out of range for rank %d", mAxis, rank);
         }
         mOuter = productOf(shape, 0, axis);
         mLen = shape[axis];
@@ -117,8 +116,7 @@ public:
         for (auto a : mAxes) {
             int d = a < 0 ? a + rank : a;
             if (d < 0 || d >= rank) {
-                MNN_ERROR("MeanVarianceNormalization: axis %d is out of range for rank %d\n", a, rank);
-                return INVALID_VALUE;
+                return error(INVALID_VALUE, "MeanVarianceNormalization: axis %d is out of range for rank %d", a, rank);
             }
             reduced[d] = true;
         }

@@ -75,8 +75,7 @@ public:
         std::vector<int> batchA(a.begin(), a.end() - 2), batchB(b.begin(), b.end() - 2);
         std::vector<int> batch;
         if (!ShapeBroadcast(batchA, batchB, &batch)) {
-            MNN_ERROR("MatMul: batch dims do not broadcast\n");
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "MatMul: batch dims do not broadcast");
         }
         auto sa = CPUUtils::broadcastStrides(batchA, batch);
         auto sb = CPUUtils::broadcastStrides(batchB, batch);

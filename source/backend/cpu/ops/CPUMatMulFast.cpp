@@ -98,16 +98,15 @@ public:
         const Tensor* w = inputs[1];
         const int xr = x->dimensions();
         if (xr < (mAttrs.gemm ? 2 : 1) || (mAttrs.gemm && xr != 2)) {
-            MNN_ERROR("%s: A must be %s, got rank %d\n", mAttrs.gemm ? "Gemm" : "MatMul",
-                      mAttrs.gemm ? "2-D" : "at least 1-D", xr);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "%s: A must be %s, got rank %d", mAttrs.gemm ? "Gemm" : "MatMul",
+                         mAttrs.gemm ? "2-D" : "at least 1-D", xr);
         }
         const int wk = mAttrs.transB ? w->length(1) : w->length(0);
         const int wn = mAttrs.transB ? w->length(0) : w->length(1);
         mK = x->length(xr - 1);
         if (mK != wk) {
-            MNN_ERROR("%s: A's last dim %d does not match B's %d\n", mAttrs.gemm ? "Gemm" : "MatMul", mK, wk);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "%s: A's last dim %d does not match B's %d", mAttrs.gemm ? "Gemm" : "MatMul",
+                         mK, wk);
         }
         mN = wn;
         int64_t rows = 1;
@@ -308,9 +307,8 @@ public:
         auto b = TensorUtils::shape(inputs[1]);
         auto c = TensorUtils::shape(outputs[0]);
         if (a.size() < 2 || b.size() < 2 || c.size() < 2 || a.back() != b[b.size() - 2]) {
-            MNN_ERROR("MatMul: A %s and B %s do not multiply\n", TensorUtils::shapeString(a).c_str(),
-                      TensorUtils::shapeString(b).c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "MatMul: A %s and B %s do not multiply", TensorUtils::shapeString(a).c_str(),
+                         TensorUtils::shapeString(b).c_str());
         }
         mM = a[a.size() - 2];
         mK = a.back();

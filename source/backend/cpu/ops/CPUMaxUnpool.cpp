@@ -31,9 +31,8 @@ public:
         }
         mOutStrides = CPUUtils::strides(TensorUtils::shape(outputs[0]));
         if (mOutStrides.size() != mDefault.size()) {
-            MNN_ERROR("MaxUnpool: output rank %d differs from input rank %d\n", (int)mOutStrides.size(),
-                      (int)mDefault.size());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "MaxUnpool: output rank %d differs from input rank %d", (int)mOutStrides.size(),
+                         (int)mDefault.size());
         }
         return NO_ERROR;
     }
@@ -52,9 +51,8 @@ public:
         for (int64_t k = 0; k < n; ++k) {
             int64_t idx = i64 ? I->host<int64_t>()[k] : (int64_t)I->host<int32_t>()[k];
             if (idx < 0 || idx >= defTotal) {
-                MNN_ERROR("MaxUnpool: index %lld outside the unpooled shape of %lld elements\n", (long long)idx,
-                          (long long)defTotal);
-                return INPUT_DATA_ERROR;
+                return error(INPUT_DATA_ERROR, "MaxUnpool: index %lld outside the unpooled shape of %lld elements",
+                             (long long)idx, (long long)defTotal);
             }
             // coordinates in the default shape -> offset in Y
             int64_t rest = idx, off = 0;

@@ -20,12 +20,10 @@ public:
         const int64_t rows = outputs[0]->length(0);
         int64_t selected = 0;
         if (!nmsRun(inputs, mCenter, &mScratch, outputs[0]->host<int64_t>(), rows, &selected, &err)) {
-            MNN_ERROR("NonMaxSuppression: %s\n", err.c_str());
-            return INPUT_DATA_ERROR;
+            return error(INPUT_DATA_ERROR, "NonMaxSuppression: %s", err.c_str());
         }
         if (selected != rows) {
-            MNN_ERROR("NonMaxSuppression: inputs changed after the shape pass\n");
-            return INPUT_DATA_ERROR;
+            return error(INPUT_DATA_ERROR, "NonMaxSuppression: inputs changed after the shape pass");
         }
         return NO_ERROR;
     }

@@ -135,8 +135,8 @@ public:
         const int rank = (int)shape.size();
         const int axis = mAxis < 0 ? mAxis + rank : mAxis;
         if (axis < 0 || axis >= rank) {
-            MNN_ERROR("%s: axis %d is out of range for rank %d\n", mRms ? "RMSNorm" : "LayerNorm", mAxis, rank);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "%s: axis %d is out of range for rank %d", mRms ? "RMSNorm" : "LayerNorm",
+                         mAxis, rank);
         }
         mOuter = productOf(shape, 0, axis);
         mInner = productOf(shape, axis, shape.size());

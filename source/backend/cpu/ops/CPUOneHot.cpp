@@ -20,8 +20,7 @@ public:
         auto odims = TensorUtils::shape(outputs[0]);
         const int axis = ShapeUtils::normalizeAxis(mAxis, (int)odims.size());
         if (axis < 0) {
-            MNN_ERROR("OneHot: axis %d is out of range for output rank %d\n", mAxis, (int)odims.size());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "OneHot: axis %d is out of range for output rank %d", mAxis, (int)odims.size());
         }
         mDepth = odims[axis];
         mOuter = product(odims, 0, axis);
@@ -77,9 +76,8 @@ public:
             found += DataOps::isNonZero(x, i) ? 1 : 0;
         }
         if (found != nnz) {
-            MNN_ERROR("NonZero: %lld non-zero values but the output was sized for %lld\n", (long long)found,
-                      (long long)nnz);
-            return INPUT_DATA_ERROR;
+            return error(INPUT_DATA_ERROR, "NonZero: %lld non-zero values but the output was sized for %lld",
+                         (long long)found, (long long)nnz);
         }
         int64_t* out = outputs[0]->host<int64_t>();
         const int rank = x->dimensions();
@@ -146,9 +144,9 @@ public:
         }
         const int64_t want = mHasAxis ? outputs[0]->length(axis) : outputs[0]->length(0);
         if (kept != want) {
-            MNN_ERROR("Compress: the condition keeps %lld slices but the output was sized for %lld\n",
-                      (long long)kept, (long long)want);
-            return INPUT_DATA_ERROR;
+            return error(INPUT_DATA_ERROR,
+                         "Compress: the condition keeps %lld slices but the output was sized for %lld", (long long)kept,
+                         (long long)want);
         }
         if (inner == 0) {
             return NO_ERROR;
@@ -191,9 +189,8 @@ public:
         for (int64_t b = 0; b < B; ++b) {
             int64_t len = DataCopy::readIndex(inputs[1], b);
             if (len < 0 || len > T) {
-                MNN_ERROR("op %s (ReverseSequence): sequence length %lld out of range [0, %lld]\n", mName.c_str(),
-                          (long long)len, (long long)T);
-                return INPUT_DATA_ERROR;
+                return error(INPUT_DATA_ERROR, "op %s (ReverseSequence): sequence length %lld out of range [0, %lld]",
+                             mName.c_str(), (long long)len, (long long)T);
             }
         }
         // dims[0] x dims[1] blocks of `inner` elements (axes 0 and 1 are time and batch)

@@ -206,9 +206,8 @@ public:
             mChunks = (int)std::max<int64_t>(1, std::min<int64_t>(mPlane, std::max<int64_t>(threads, feed)));
         }
         if (items * mChunks > (1 << 30)) {
-            MNN_ERROR("%s %s: %lld output blocks are too many for the packed kernel\n", opTypeName(mType),
-                      TensorUtils::describe(y)->name.c_str(), (long long)items);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "%s %s: %lld output blocks are too many for the packed kernel",
+                         opTypeName(mType), TensorUtils::describe(y)->name.c_str(), (long long)items);
         }
         mChunkLen = (mPlane + mChunks - 1) / mChunks;
         mFuncs = &cpuCoreFunctions();

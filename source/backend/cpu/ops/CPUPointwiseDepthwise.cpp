@@ -48,8 +48,8 @@ public:
         auto x = TensorUtils::shape(inputs[0]);
         if (!resolvePointwiseDepthwise(mPw, mDw, x, TensorUtils::shape(inputs[1]), inputs[2] ? &b1s : nullptr,
                                        TensorUtils::shape(inputs[3]), bias2(inputs) ? &b2s : nullptr, &g1, &g2, &e, &err)) {
-            MNN_ERROR("PointwiseDepthwise %s: %s\n", TensorUtils::describe(outputs[0])->name.c_str(), err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "PointwiseDepthwise %s: %s", TensorUtils::describe(outputs[0])->name.c_str(),
+                         err.c_str());
         }
         shapeMid(x[0], e, x[2], x[3]);
         TensorUtils::describe(mMid.get())->name = TensorUtils::describe(outputs[0])->name + "/pointwise";

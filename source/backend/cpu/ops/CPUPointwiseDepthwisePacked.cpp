@@ -292,8 +292,8 @@ public:
         std::string err;
         if (!resolvePointwiseDepthwise(mPw, mDw, TensorUtils::shape(inputs[0]), TensorUtils::shape(inputs[1]), b1,
                                        TensorUtils::shape(inputs[3]), b2, &g1, &g2, &e, &err)) {
-            MNN_ERROR("PointwiseDepthwise %s: %s\n", TensorUtils::describe(outputs[0])->name.c_str(), err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "PointwiseDepthwise %s: %s", TensorUtils::describe(outputs[0])->name.c_str(),
+                         err.c_str());
         }
         auto& p = mPlan;
         p.n = inputs[0]->length(0);
@@ -308,9 +308,8 @@ public:
         const double rowFloats = (double)p.w * kCpuPack;
         if (inFloats > 9.0e15 || outFloats > 9.0e15 || rowFloats * (g.kh * (double)g.dh + g.sh) * 16 > 2.0e9 ||
             (double)p.h * p.w > 2147483647.0) {
-            MNN_ERROR("PointwiseDepthwise %s: tensor of %s too large for the banded kernel\n",
-                      TensorUtils::describe(outputs[0])->name.c_str(), TensorUtils::shapeString(inputs[0]).c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "PointwiseDepthwise %s: tensor of %s too large for the banded kernel",
+                         TensorUtils::describe(outputs[0])->name.c_str(), TensorUtils::shapeString(inputs[0]).c_str());
         }
         // the weights are constant: packed on the first resize, W1 again only for another tier's tile
         if (&cpuCoreFunctions() != mFuncs || mW1.empty()) {

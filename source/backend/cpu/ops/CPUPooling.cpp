@@ -41,8 +41,7 @@ public:
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         std::string err;
         if (!resolvePool(mAttrs, TensorUtils::shape(inputs[0]), &mGeom, &err)) {
-            MNN_ERROR("Pooling: %s\n", err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Pooling: %s", err.c_str());
         }
         mKernelIndex = indexTable(mGeom.kernel);
         mOutputIndex = indexTable(mGeom.output);

@@ -145,12 +145,11 @@ public:
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         std::string err;
         if (!resolvePool(mAttrs, TensorUtils::shape(inputs[0]), &mGeom, &err)) {
-            MNN_ERROR("Pooling: %s\n", err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Pooling: %s", err.c_str());
         }
         if (mGeom.input.size() != 2) {
-            MNN_ERROR("Pooling: the fast path needs 2-D input, got %d spatial dims\n", (int)mGeom.input.size());
-            return NOT_SUPPORT;
+            return error(NOT_SUPPORT, "Pooling: the fast path needs 2-D input, got %d spatial dims",
+                         (int)mGeom.input.size());
         }
         mFuncs = &cpuCoreFunctions();
         mGlobal = mAttrs.type == Schema::PoolType::AVERAGEPOOL && mGeom.output[0] == 1 && mGeom.output[1] == 1 &&
@@ -249,7 +248,7 @@ private:
         const int threads = mPool ? mPool->threads() : 1;
         mTasks = std::max(1, std::min(planes, threads > 1 ? 4 * threads : 1));
         if (!static_cast<CPUBackend*>(backend())->reserveScratch(sizeof(float) * (size_t)(mPlane.planeFloats * mTasks))) {
-            return OUT_OF_MEMORY;
+            return OUT_OF_MEMORY;  // reported by the Session (the backend's scratch reason)
         }
         mVector = true;
         snprintf(mName, sizeof(mName), "pool_rows__%s %s", cpuTierName(mFuncs->tier),

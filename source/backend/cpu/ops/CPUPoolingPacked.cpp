@@ -67,13 +67,11 @@ public:
         std::string err;
         WindowGeometry geom;
         if (!resolvePool(mAttrs, TensorUtils::shape(inputs[0]), &geom, &err)) {
-            MNN_ERROR("Pooling %s: %s\n", TensorUtils::describe(outputs[0])->name.c_str(), err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Pooling %s: %s", TensorUtils::describe(outputs[0])->name.c_str(), err.c_str());
         }
         if (geom.input.size() != 2) {
-            MNN_ERROR("Pooling %s: the packed kernel needs 2-D input, got %d spatial dims\n",
-                      TensorUtils::describe(outputs[0])->name.c_str(), (int)geom.input.size());
-            return NOT_SUPPORT;
+            return error(NOT_SUPPORT, "Pooling %s: the packed kernel needs 2-D input, got %d spatial dims",
+                         TensorUtils::describe(outputs[0])->name.c_str(), (int)geom.input.size());
         }
         mGeom = dwPlaneGeom(geom);  // the same row geometry as the packed depthwise kernel
         const auto& g = mGeom;
@@ -81,9 +79,8 @@ public:
         const int blocks = packedBlocks(inputs[0]->length(1));
         const int64_t planes = (int64_t)inputs[0]->length(0) * blocks;
         if (planes > (1 << 22)) {
-            MNN_ERROR("Pooling %s: %lld planes are too many for the packed kernel\n",
-                      TensorUtils::describe(outputs[0])->name.c_str(), (long long)planes);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Pooling %s: %lld planes are too many for the packed kernel",
+                         TensorUtils::describe(outputs[0])->name.c_str(), (long long)planes);
         }
         mPlanes = (int)planes;
         const int threads = mPool ? mPool->threads() : 1;

@@ -23,8 +23,7 @@ public:
         if (!(sd.empty() || (sd.size() == 1 && sn == 1 && mBlock == 0))) {
             const int a = ShapeUtils::normalizeAxis(mAxis, (int)in.size());
             if (a < 0) {
-                MNN_ERROR("QuantizeLinear: axis %d out of range for rank %d\n", mAxis, (int)in.size());
-                return INVALID_VALUE;
+                return error(INVALID_VALUE, "QuantizeLinear: axis %d out of range for rank %d", mAxis, (int)in.size());
             }
             mMode = mBlock > 0 ? 2 : 1;
             for (int d = 0; d < a; ++d) {

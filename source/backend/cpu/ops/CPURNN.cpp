@@ -22,8 +22,7 @@ public:
     }
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         if (!mValid) {
-            MNN_ERROR("%s: invalid activations\n", kindName());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "%s: invalid activations", kindName());
         }
         auto R = TensorUtils::shape(inputs[2]);
         mHidden = R[2];
@@ -49,8 +48,8 @@ public:
             for (int64_t i = 0; i < count; ++i) {
                 const int64_t l = ShapeUtils::readInt(lens, i);
                 if (l < 0 || l > seq) {
-                    MNN_ERROR("%s: sequence length %lld outside [0, %d]\n", kindName(), (long long)l, seq);
-                    return INPUT_DATA_ERROR;
+                    return error(INPUT_DATA_ERROR, "%s: sequence length %lld outside [0, %d]", kindName(), (long long)l,
+                                 seq);
                 }
             }
         }

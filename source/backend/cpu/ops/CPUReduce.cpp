@@ -216,8 +216,7 @@ private:
         std::vector<bool> reduced(rank, axes.empty());
         for (auto a : axes) {
             if (a < -rank || a >= rank) {
-                MNN_ERROR("Reduce: axis %lld out of range for rank %d\n", (long long)a, rank);
-                return INPUT_DATA_ERROR;
+                return error(INPUT_DATA_ERROR, "Reduce: axis %lld out of range for rank %d", (long long)a, rank);
             }
             reduced[a < 0 ? a + rank : a] = true;
         }
@@ -229,7 +228,9 @@ private:
         mOuterOffs = offsetsOver(shape, st, kept);
         mInnerOffs = offsetsOver(shape, st, reduced);
         if ((int64_t)mOuterOffs.size() != TensorUtils::elementCount(outputs[0])) {
-            return INPUT_DATA_ERROR;
+            return error(INPUT_DATA_ERROR, "axes keep %lld elements but the output %s has %lld",
+                         (long long)mOuterOffs.size(), TensorUtils::shapeString(outputs[0]).c_str(),
+                         (long long)TensorUtils::elementCount(outputs[0]));
         }
         return NO_ERROR;
     }

@@ -118,10 +118,9 @@ public:
         const Tensor* y = outputs[0];
         const int64_t n = x->length(0), c = x->length(1);
         if (TensorUtils::elementCount(y) != n * c || (int64_t)n * packedBlocks((int)c) > (1 << 30)) {
-            MNN_ERROR("Reduce %s: output %s does not hold one value per channel of %s\n",
-                      TensorUtils::describe(y)->name.c_str(), TensorUtils::shapeString(y).c_str(),
-                      TensorUtils::shapeString(x).c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "Reduce %s: output %s does not hold one value per channel of %s",
+                         TensorUtils::describe(y)->name.c_str(), TensorUtils::shapeString(y).c_str(),
+                         TensorUtils::shapeString(x).c_str());
         }
         mJob.plane = (int64_t)x->length(2) * x->length(3);
         mJob.channels = (int)c;

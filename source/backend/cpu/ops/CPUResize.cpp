@@ -92,12 +92,10 @@ public:
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         auto t = inputs[0]->getType();
         if (t != outputs[0]->getType() || (t.code == halide_type_float && t.bits != 32 && t.bits != 64)) {
-            MNN_ERROR("Resize: X type %s is not supported\n", TensorUtils::typeName(t));
-            return NOT_SUPPORT;
+            return error(NOT_SUPPORT, "Resize: X type %s is not supported", TensorUtils::typeName(t));
         }
         if (outputs[0]->dimensions() > MNN_MAX_TENSOR_DIM) {
-            MNN_ERROR("Resize: rank %d is more than %d\n", outputs[0]->dimensions(), MNN_MAX_TENSOR_DIM);
-            return NOT_SUPPORT;
+            return error(NOT_SUPPORT, "Resize: rank %d is more than %d", outputs[0]->dimensions(), MNN_MAX_TENSOR_DIM);
         }
         // roi / scales / sizes that are constants (or absent) give the taps now; computed ones hold their
         // values only at execute, where the taps are rebuilt when those values change
@@ -159,12 +157,10 @@ private:
         ResizeGeometry g;
         std::string err;
         if (!computeResizeGeometry(mCfg, inputs, &g, &err)) {
-            MNN_ERROR("Resize: %s\n", err.c_str());
-            return INPUT_DATA_ERROR;
+            return error(INPUT_DATA_ERROR, "Resize: %s", err.c_str());
         }
         if (g.outDims != TensorUtils::shape(outputs[0])) {
-            MNN_ERROR("Resize: scales / sizes changed after the shape pass\n");
-            return INPUT_DATA_ERROR;
+            return error(INPUT_DATA_ERROR, "Resize: scales / sizes changed after the shape pass");
         }
         buildTaps(TensorUtils::shape(inputs[0]), g);
         planFast(inputs[0], outputs[0]);

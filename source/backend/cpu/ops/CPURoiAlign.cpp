@@ -30,8 +30,8 @@ public:
         for (int r = 0; r < R; ++r) {
             const int64_t bi = ShapeUtils::readInt(batchT, r);
             if (bi < 0 || bi >= N) {
-                MNN_ERROR("RoiAlign: batch index %lld of roi %d outside [0, %d)\n", (long long)bi, r, N);
-                return INPUT_DATA_ERROR;
+                return error(INPUT_DATA_ERROR, "RoiAlign: batch index %lld of roi %d outside [0, %d)", (long long)bi, r,
+                             N);
             }
         }
         const double offset = mHalfPixel ? 0.5 : 0.0;
@@ -45,15 +45,14 @@ public:
                 rh = fmax(rh, 1.0);
             }
             if (!isfinite(rw) || !isfinite(rh) || !isfinite(x1) || !isfinite(y1)) {
-                MNN_ERROR("RoiAlign: roi %d has non-finite coordinates\n", r);
-                return INPUT_DATA_ERROR;
+                return error(INPUT_DATA_ERROR, "RoiAlign: roi %d has non-finite coordinates", r);
             }
             const double binH = rh / mOutH, binW = rw / mOutW;
             const double ghD = mSampling > 0 ? mSampling : ceil(rh / mOutH);
             const double gwD = mSampling > 0 ? mSampling : ceil(rw / mOutW);
             if (ghD * gwD > (double)(1 << 24)) {
-                MNN_ERROR("RoiAlign: roi %d needs %g samples per bin, more than %d\n", r, ghD * gwD, 1 << 24);
-                return INPUT_DATA_ERROR;
+                return error(INPUT_DATA_ERROR, "RoiAlign: roi %d needs %g samples per bin, more than %d", r, ghD * gwD,
+                             1 << 24);
             }
             const int gh = ghD > 0 ? (int)ghD : 0, gw = gwD > 0 ? (int)gwD : 0;
             const double count = (double)(gh * gw > 1 ? gh * gw : 1);

@@ -32,9 +32,8 @@ public:
                     auto t = inputs[3]->getType();
                     int64_t pos = t.bits == 64 ? inputs[3]->host<int64_t>()[row] : inputs[3]->host<int32_t>()[row];
                     if (pos < 0 || pos >= maxPos) {
-                        MNN_ERROR("RotaryEmbedding: position id %lld outside [0, %lld)\n", (long long)pos,
-                                  (long long)maxPos);
-                        return INPUT_DATA_ERROR;
+                        return error(INPUT_DATA_ERROR, "RotaryEmbedding: position id %lld outside [0, %lld)",
+                                     (long long)pos, (long long)maxPos);
                     }
                     row = pos;
                 }

@@ -86,8 +86,7 @@ private:
         });
     }
     ErrorCode fail(const char* what) const {
-        MNN_ERROR("op %s (%s): %s\n", mName.c_str(), Schema::EnumNameOpType(mType), what);
-        return INPUT_DATA_ERROR;
+        return error(INPUT_DATA_ERROR, "op %s (%s): %s", mName.c_str(), Schema::EnumNameOpType(mType), what);
     }
     // sets mViewDims (a row-major view of the output) and mTables
     ErrorCode build(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {

@@ -13,7 +13,7 @@ public:
         : Execution(b), mAxis(axis), mMode(mode), mCoerce2D(coerce2D) {}
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         if (!softmaxExtents(TensorUtils::shape(inputs[0]), mAxis, mCoerce2D, &mOuter, &mLen, &mInner)) {
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "axis %d is out of range for rank %d", mAxis, inputs[0]->dimensions());
         }
         return NO_ERROR;
     }

@@ -105,7 +105,7 @@ public:
     }
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         if (!softmaxExtents(TensorUtils::shape(inputs[0]), mAxis, mCoerce2D, &mOuter, &mLen, &mInner)) {
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "axis %d is out of range for rank %d", mAxis, inputs[0]->dimensions());
         }
         mFuncs = &cpuCoreFunctions();
         const int threads = mPool ? mPool->threads() : 1;
@@ -149,8 +149,7 @@ bool softmaxExtents(const std::vector<int>& shape, int axisIn, bool coerce2D, in
     const int rank = (int)shape.size();
     const int axis = axisIn < 0 ? axisIn + rank : axisIn;
     if (axis < 0 || axis >= rank) {
-        MNN_ERROR("Softmax: axis %d is out of range for rank %d\n", axisIn, rank);
-        return false;
+        return false;  // reported by the caller's onResize (Execution::error)
     }
     *outer = 1;
     *len = 1;

@@ -221,9 +221,8 @@ public:
     }
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         if (!CPUUtils::isNumericType(inputs[0]->getType())) {
-            MNN_ERROR("UnaryOp %s: unsupported input type %s\n", Schema::EnumNameUnaryOpType(mParam.type),
-                      TensorUtils::typeName(inputs[0]->getType()));
-            return NOT_SUPPORT;
+            return error(NOT_SUPPORT, "UnaryOp %s: unsupported input type %s", Schema::EnumNameUnaryOpType(mParam.type),
+                         TensorUtils::typeName(inputs[0]->getType()));
         }
         return NO_ERROR;
     }

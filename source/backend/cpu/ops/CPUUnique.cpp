@@ -21,8 +21,7 @@ public:
         if (mHasAxis) {
             const int a = ShapeUtils::normalizeAxis(mAxis, (int)in.size());
             if (a < 0) {
-                MNN_ERROR("Unique: axis %d out of range for rank %d\n", mAxis, (int)in.size());
-                return INVALID_VALUE;
+                return error(INVALID_VALUE, "Unique: axis %d out of range for rank %d", mAxis, (int)in.size());
             }
             mAxisNorm = a;
             for (int d = 0; d < a; ++d) {
@@ -49,9 +48,8 @@ public:
         });
         const int64_t want = mHasAxis ? outputs[0]->length(mAxisNorm) : outputs[0]->length(0);
         if (want != groups) {
-            MNN_ERROR("Unique: %lld unique values but the outputs were sized for %lld\n", (long long)groups,
-                      (long long)want);
-            return INPUT_DATA_ERROR;
+            return error(INPUT_DATA_ERROR, "Unique: %lld unique values but the outputs were sized for %lld",
+                         (long long)groups, (long long)want);
         }
         // new ids: sorted order, or order of first occurrence
         for (int64_t g = 0; g < groups; ++g) {
