@@ -74,6 +74,17 @@ Schema::Param expectedParam(Schema::OpType t) {
             return P::PointwiseDepthwiseParam;
         case O::ConvolutionPool:
             return P::ConvolutionPoolParam;
+        case O::NegativeLogLikelihoodLoss:
+            return P::LossParam;
+        case O::Dropout:
+            return P::DropoutParam;
+        case O::Window:
+        case O::DFT:
+        case O::STFT:
+        case O::MelWeightMatrix:
+            return P::SignalParam;
+        case O::TfIdfVectorizer:
+            return P::TfIdfParam;
         default:
             return P::NONE;
     }

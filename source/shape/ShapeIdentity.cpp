@@ -1,5 +1,5 @@
-// Identity and Dropout (inference). Identity: output like input. Dropout(data, [ratio],
-// [training_mode]) -> output like data, [mask] bool of data's shape.
+// Identity and Dropout. Identity: output like input. Dropout(data, [ratio], [training_mode]) ->
+// output like data, [mask] bool of data's shape (DropoutParam: the mask generator's seed).
 #include "ShapeUtils.hpp"
 #include "backend/cpu/ops/CPUTypeDispatch.hpp"
 

@@ -280,3 +280,151 @@ TEST(ConverterMapping, LegacyBroadcastWithAxis) {
     auto out = runFloat(r.model, {{"a", {{2, 3, 2}, a}}, {"c", {{3}, c}}});
     EXPECT_TRUE(allClose(out["y"], ref));
 }
+
+// ---- losses, training Dropout, signal ops, TfIdfVectorizer ----
+
+TEST(ConverterMapping, SoftmaxCrossEntropyLossIsLogSoftmaxThenNll) {
+    OnnxBuilder b(13);
+    b.input("scores", {2, 3});
+    b.initializerInt64("labels", {2}, {1, 1});
+    auto n = b.node("SoftmaxCrossEntropyLoss", {"scores", "labels"}, {"loss", "log_prob"}, "sce");
+    OnnxBuilder::attr(n, "reduction", std::string("mean"));
+    b.output("loss");
+    b.output("log_prob");
+    Convert::Options o;
+    o.optimize = false;
+    auto r = convert(b, o);
+    ASSERT_TRUE(r.ok) << r.error;
+    auto counts = opCounts(r.model);
+    EXPECT_EQ(counts["Softmax"], 1);
+    EXPECT_EQ(counts["NegativeLogLikelihoodLoss"], 1);
+    auto net = netOf(r.model);
+    auto sm = net->ops()->Get(0)->param_as_SoftmaxParam();
+    ASSERT_TRUE(sm);
+    EXPECT_EQ(sm->mode(), Schema::SoftmaxMode::LOG_SOFTMAX);
+    EXPECT_EQ(sm->axis(), 1);
+    auto lp = net->ops()->Get(1)->param_as_LossParam();
+    ASSERT_TRUE(lp);
+    EXPECT_EQ(lp->reduction(), Schema::LossReduction::MEAN);
+    EXPECT_FALSE(lp->hasIgnoreIndex());
+    REQUIRE_ENGINE_OPS(T::Softmax, T::NegativeLogLikelihoodLoss);
+    // row 0 uniform: log p = -ln 3; row 1 [0, ln 2, 0]: p = (1/4, 1/2, 1/4); both labels are 1
+    const float ln2 = 0.69314718f, ln3 = 1.09861229f, ln4 = 1.38629436f;
+    auto out = runFloat(r.model, {{"scores", {{2, 3}, {0, 0, 0, 0, ln2, 0}}}});
+    EXPECT_TRUE(allClose(out["loss"], {(ln3 + ln2) / 2}));
+    EXPECT_TRUE(allClose(out["log_prob"], {-ln3, -ln3, -ln3, -ln4, -ln2, -ln4}));
+}
+
+TEST(ConverterMapping, NegativeLogLikelihoodLossAttributes) {
+    auto m = mapOne(13, "NegativeLogLikelihoodLoss", {"x", "t"}, [](OnnxBuilder& b, onnx::NodeProto* n) {
+        b.initializerInt64("t", {2, 4, 4}, std::vector<int64_t>(32, 1));
+        OnnxBuilder::attr(n, "reduction", std::string("none"));
+        OnnxBuilder::attr(n, "ignore_index", (int64_t)-5);
+    });
+    ASSERT_TRUE(m.net);
+    EXPECT_EQ(m.op()->type(), Schema::OpType::NegativeLogLikelihoodLoss);
+    auto p = m.op()->param_as_LossParam();
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->reduction(), Schema::LossReduction::NONE);
+    EXPECT_TRUE(p->hasIgnoreIndex());
+    EXPECT_EQ(p->ignoreIndex(), -5);
+    OnnxBuilder b(13);
+    b.input("x", {2, 3});
+    b.initializerInt64("t", {2}, {0, 1});
+    OnnxBuilder::attr(b.node("NegativeLogLikelihoodLoss", {"x", "t"}, {"y"}), "reduction", std::string("avg"));
+    b.output("y");
+    auto r = convert(b);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("reduction"), std::string::npos) << r.error;
+}
+
+TEST(ConverterMapping, TrainingDropoutKeepsItsInputsAndSeed) {
+    OnnxBuilder b(13);
+    b.input("x", {3});
+    b.input("ratio", {}, onnx::TensorProto::FLOAT);
+    b.input("train", {}, onnx::TensorProto::BOOL);
+    auto n = b.node("Dropout", {"x", "ratio", "train"}, {"y", "mask"}, "drop");
+    OnnxBuilder::attr(n, "seed", (int64_t)7);
+    b.output("y");
+    b.output("mask", onnx::TensorProto::BOOL);
+    auto r = convert(b);
+    ASSERT_TRUE(r.ok) << r.error;
+    auto net = netOf(r.model);
+    ASSERT_EQ(net->ops()->size(), 1u);
+    auto op = net->ops()->Get(0);
+    EXPECT_EQ(op->type(), Schema::OpType::Dropout);
+    EXPECT_EQ(op->inputs()->size(), 3u);
+    EXPECT_EQ(op->outputs()->size(), 2u);
+    auto p = op->param_as_DropoutParam();
+    ASSERT_TRUE(p);
+    EXPECT_TRUE(p->hasSeed());
+    EXPECT_EQ(p->seed(), 7);
+}
+
+TEST(ConverterMapping, SignalOps) {
+    auto m = mapOne(17, "BlackmanWindow", {"x"}, [](OnnxBuilder& b, onnx::NodeProto* n) {
+        n->set_input(0, "size");
+        b.initializerInt64("size", {}, {8});
+        OnnxBuilder::attr(n, "periodic", (int64_t)0);
+        OnnxBuilder::attr(n, "output_datatype", (int64_t)onnx::TensorProto::DOUBLE);
+    });
+    ASSERT_TRUE(m.net);
+    EXPECT_EQ(m.op()->type(), Schema::OpType::Window);
+    auto wp = m.op()->param_as_SignalParam();
+    ASSERT_TRUE(wp);
+    EXPECT_EQ(wp->window(), Schema::WindowType::BLACKMAN);
+    EXPECT_FALSE(wp->periodic());
+    EXPECT_EQ(wp->outputType(), Schema::DataType::DT_DOUBLE);
+
+    m = mapOne(17, "DFT", {"x"}, [](OnnxBuilder&, onnx::NodeProto* n) {
+        OnnxBuilder::attr(n, "axis", (int64_t)2);
+        OnnxBuilder::attr(n, "inverse", (int64_t)1);
+    });
+    ASSERT_TRUE(m.net);
+    EXPECT_EQ(m.op()->type(), Schema::OpType::DFT);
+    auto dp = m.op()->param_as_SignalParam();
+    ASSERT_TRUE(dp);
+    EXPECT_EQ(dp->axis(), 2);
+    EXPECT_TRUE(dp->inverse());
+    EXPECT_FALSE(dp->onesided());
+
+    // opset 20: the axis is a constant input (default -2)
+    m = mapOne(20, "DFT", {"x", "", "axis"},
+               [](OnnxBuilder& b, onnx::NodeProto*) { b.initializerInt64("axis", {}, {-3}); });
+    ASSERT_TRUE(m.net);
+    EXPECT_EQ(m.op()->param_as_SignalParam()->axis(), -3);
+
+    m = mapOne(17, "STFT", {"x", "step", "", "len"}, [](OnnxBuilder& b, onnx::NodeProto*) {
+        b.initializerInt64("step", {}, {2});
+        b.initializerInt64("len", {}, {4});
+    });
+    ASSERT_TRUE(m.net);
+    EXPECT_EQ(m.op()->type(), Schema::OpType::STFT);
+    EXPECT_TRUE(m.op()->param_as_SignalParam()->onesided());
+    EXPECT_EQ(m.op()->inputs()->size(), 4u);
+    EXPECT_EQ(m.op()->inputs()->Get(2), -1);
+}
+
+TEST(ConverterMapping, TfIdfVectorizerAttributes) {
+    OnnxBuilder b(9);
+    b.input("x", {6}, onnx::TensorProto::INT64);
+    auto n = b.node("TfIdfVectorizer", {"x"}, {"y"}, "tfidf");
+    OnnxBuilder::attr(n, "mode", std::string("TFIDF"));
+    OnnxBuilder::attr(n, "min_gram_length", (int64_t)1);
+    OnnxBuilder::attr(n, "max_gram_length", (int64_t)2);
+    OnnxBuilder::attr(n, "max_skip_count", (int64_t)0);
+    OnnxBuilder::attr(n, "ngram_counts", std::vector<int64_t>{0, 2});
+    OnnxBuilder::attr(n, "ngram_indexes", std::vector<int64_t>{2, 1, 0});
+    OnnxBuilder::attr(n, "pool_int64s", std::vector<int64_t>{4, 5, 4, 5});
+    OnnxBuilder::attrFloats(n, "weights", {0.5f, 2.0f, 3.0f});
+    b.output("y");
+    auto r = convert(b);
+    ASSERT_TRUE(r.ok) << r.error;
+    auto net = netOf(r.model);
+    auto p = net->ops()->Get(0)->param_as_TfIdfParam();
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->mode(), Schema::TfIdfMode::TFIDF);
+    EXPECT_EQ(p->maxGramLength(), 2);
+    EXPECT_EQ(std::vector<int64_t>(p->pool()->begin(), p->pool()->end()), (std::vector<int64_t>{4, 5, 4, 5}));
+    EXPECT_EQ(p->weights()->size(), 3u);
+}

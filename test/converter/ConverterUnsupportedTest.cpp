@@ -32,21 +32,17 @@ TEST(ConverterUnsupported, EveryUnsupportedOpListed) {
 }
 
 TEST(ConverterUnsupported, UnsupportedAttributeValueListed) {
-    OnnxBuilder b(13);
-    b.input("x", {1, 2, 3, 3});
-    b.initializer("ratio", {}, {0.5f});
-    auto t = b.graph().add_initializer();
-    t->set_name("train");
-    t->set_data_type(onnx::TensorProto::BOOL);
-    t->add_int32_data(1);
-    b.node("Dropout", {"x", "ratio", "train"}, {"y"}, "drop_train");
-    b.output("y");
+    OnnxBuilder b(17);
+    b.initializerInt64("size", {}, {8});
+    auto n = b.node("HannWindow", {"size"}, {"y"}, "window_int");
+    OnnxBuilder::attr(n, "output_datatype", (int64_t)onnx::TensorProto::INT32);
+    b.output("y", onnx::TensorProto::INT32);
     auto r = convert(b);
     EXPECT_FALSE(r.ok);
     ASSERT_EQ(r.unsupported.size(), 1u);
-    EXPECT_EQ(r.unsupported[0].first, "Dropout");
-    EXPECT_EQ(r.unsupported[0].second, "drop_train");
-    EXPECT_NE(r.error.find("training_mode"), std::string::npos);
+    EXPECT_EQ(r.unsupported[0].first, "HannWindow");
+    EXPECT_EQ(r.unsupported[0].second, "window_int");
+    EXPECT_NE(r.error.find("output_datatype"), std::string::npos);
 }
 
 namespace {

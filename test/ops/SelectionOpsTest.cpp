@@ -291,13 +291,14 @@ TEST(Identity, CopiesAnyType) {
 }
 
 namespace {
-std::vector<uint8_t> dropoutModel(const std::vector<int>& dims, bool mask, int ratioTraining) {
+std::vector<uint8_t> dropoutModel(const std::vector<int>& dims, bool mask, int ratioTraining, float ratio = 0.5f,
+                                  bool seeded = false, int64_t seed = 0) {
     // ratioTraining: 0 no extra inputs, 1 ratio only, 2 ratio + training_mode false, 3 ratio + training true
     ModelBuilder mb;
     mb.input("x", dims);
     std::vector<std::string> ins = {"x"};
     if (ratioTraining >= 1) {
-        mb.constant("ratio", {}, {0.5f});
+        mb.constant("ratio", {}, {ratio});
         ins.push_back("ratio");
     }
     if (ratioTraining >= 2) {
@@ -309,7 +310,13 @@ std::vector<uint8_t> dropoutModel(const std::vector<int>& dims, bool mask, int r
     if (mask) {
         outs.push_back("mask");
     }
-    mb.op(Schema::OpType::Dropout, "dropout", ins, outs);
+    auto op = mb.op(Schema::OpType::Dropout, "dropout", ins, outs);
+    if (seeded) {
+        Schema::DropoutParamT p;
+        p.seed = seed;
+        p.hasSeed = true;
+        op->param.Set(p);
+    }
     for (auto& o : outs) {
         mb.output(o);
     }
@@ -335,14 +342,51 @@ TEST(Dropout, InferenceCopiesAndMaskIsTrue) {
     EXPECT_EQ(r.outputs.count("mask"), 0u);
 }
 
-TEST(Dropout, TrainingModeIsRefused) {
-    auto model = dropoutModel({3}, false, 3);
+TEST(Dropout, TrainingSeededMaskIsNumpysUniformStream) {
+    // numpy.random.seed(0); numpy.random.uniform(size=6) = 0.5488, 0.7152, 0.6028, 0.5449, 0.4237,
+    // 0.6459 (the MT19937 stream the kernel draws): ratio 0.5 keeps all but element 4, ratio 0.6
+    // keeps elements 1, 2 and 5
+    auto x = makeTensor({2, 3}, {1, -2, 3, 4, 5, 6});
+    auto r = runModel(dropoutModel({2, 3}, true, 3, 0.5f, true, 0), {{"x", x.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {2, -4, 6, 8, 0, 12}));
+    EXPECT_EQ(valuesOf<uint8_t>(r.outputs["mask"].get()), (std::vector<uint8_t>{1, 1, 1, 1, 0, 1}));
+    r = runModel(dropoutModel({2, 3}, true, 3, 0.6f, true, 0), {{"x", x.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {0, -5, 7.5f, 0, 0, 15}));
+    EXPECT_EQ(valuesOf<uint8_t>(r.outputs["mask"].get()), (std::vector<uint8_t>{0, 1, 1, 0, 0, 1}));
+}
+
+TEST(Dropout, TrainingRatioZeroCopiesAndBadRatioFails) {
     auto x = makeTensor({3}, {7, 8, 9});
-    ::testing::internal::CaptureStderr();
-    auto r = runModel(model, {{"x", x.get()}});
-    std::string log = ::testing::internal::GetCapturedStderr();
-    EXPECT_NE(r.code, NO_ERROR);
-    EXPECT_NE(log.find("training_mode"), std::string::npos) << log;
+    auto r = runModel(dropoutModel({3}, true, 3, 0.0f), {{"x", x.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    EXPECT_TRUE(tensorClose(r.outputs["y"].get(), {7, 8, 9}));
+    EXPECT_EQ(valuesOf<uint8_t>(r.outputs["mask"].get()), (std::vector<uint8_t>(3, 1)));
+    for (float bad : {1.0f, -0.25f}) {
+        ::testing::internal::CaptureStderr();
+        r = runModel(dropoutModel({3}, false, 3, bad), {{"x", x.get()}});
+        std::string log = ::testing::internal::GetCapturedStderr();
+        EXPECT_EQ(r.code, INPUT_DATA_ERROR);
+        EXPECT_NE(log.find("dropout"), std::string::npos) << log;
+        EXPECT_NE(log.find("[0, 1)"), std::string::npos) << log;
+    }
+}
+
+TEST(Dropout, TrainingUnseededKeepsAboutOneMinusRatio) {
+    const int n = 20000;
+    auto x = makeTensor({n}, std::vector<float>(n, 1.0f));
+    auto r = runModel(dropoutModel({n}, true, 3, 0.3f), {{"x", x.get()}});
+    ASSERT_EQ(r.code, NO_ERROR);
+    const float* y = r.outputs["y"]->host<float>();
+    const uint8_t* m = r.outputs["mask"]->host<uint8_t>();
+    int kept = 0;
+    for (int i = 0; i < n; ++i) {
+        kept += m[i];
+        ASSERT_NEAR(y[i], m[i] ? 1.0f / 0.7f : 0.0f, 1e-6f) << i;
+    }
+    // binomial(20000, 0.7): standard deviation 65, so 5 sigma is about 0.016 of n
+    EXPECT_NEAR((double)kept / n, 0.7, 0.016);
 }
 
 // ---- EyeLike ----

@@ -22,20 +22,36 @@ void mapIdentity(OnnxNode& node) {
     node.addOp(Schema::OpType::Identity, {node.input(0)}, {node.output(0)});
 }
 
+/**
+ * Dropout: Identity when inference is certain (no training_mode input, or a constant false) and the
+ * mask is unused; otherwise the Dropout op with all inputs (training_mode may be computed) and the
+ * seed attribute in DropoutParam.
+ */
 void mapDropout(OnnxNode& node) {
+    bool training = false;
     if (node.opset() >= 12 && node.input(2) >= 0) {
         std::vector<int64_t> v;
-        if (!node.constInts(2, &v) || v.size() != 1) {
-            node.unsupported("training_mode given by a non-constant input");
-        }
-        if (v[0] != 0) {
-            node.unsupported("training_mode = true");
-        }
+        training = !node.constInts(2, &v) || v.size() != 1 || v[0] != 0;
     }
-    if (node.outputCount() > 1 && node.outputUsed(1)) {
-        node.addOp(Schema::OpType::Dropout, {node.input(0)}, {node.output(0), node.output(1)});
-    } else {
+    const bool mask = node.outputCount() > 1 && node.outputUsed(1);
+    if (!training && !mask) {
         node.addOp(Schema::OpType::Identity, {node.input(0)}, {node.output(0)});
+        return;
+    }
+    std::vector<int> outs = {node.output(0)};
+    if (mask) {
+        outs.push_back(node.output(1));
+    }
+    std::vector<int> ins = {node.input(0)};
+    if (training) {
+        ins.push_back(node.input(1));
+        ins.push_back(node.input(2));
+    }
+    auto op = node.addOp(Schema::OpType::Dropout, ins, outs);
+    if (node.hasAttr("seed")) {
+        auto p = setParam<Schema::DropoutParamT>(op);
+        p->seed = node.attrInt("seed", 0);
+        p->hasSeed = true;
     }
 }
 

@@ -15,6 +15,7 @@ bool foldable(const Schema::OpT& op) {
     switch (op.type) {
         case T::Random:
         case T::Bernoulli:
+        case T::Dropout:  // training mode draws a mask
         case T::If:
         case T::Loop:
         case T::Scan:
