@@ -23,9 +23,8 @@ public:
         const Tensor* w = inputs[mQLinear ? 3 : 1];
         std::string err;
         if (!resolveConv(mAttrs, false, TensorUtils::shape(x), TensorUtils::shape(w), nullptr, &mGeom, &mM, &err)) {
-            MNN_ERROR("%s: X %s, W %s: %s\n", name(), TensorUtils::shapeString(x).c_str(),
-                      TensorUtils::shapeString(w).c_str(), err.c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "%s: X %s, W %s: %s", name(), TensorUtils::shapeString(x).c_str(),
+                         TensorUtils::shapeString(w).c_str(), err.c_str());
         }
         mN = x->length(0);
         mC = x->length(1);

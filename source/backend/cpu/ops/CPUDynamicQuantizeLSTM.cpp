@@ -24,8 +24,7 @@ public:
     }
     ErrorCode onResize(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) override {
         if (!mValid) {
-            MNN_ERROR("DynamicQuantizeLSTM: invalid activations\n");
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "DynamicQuantizeLSTM: invalid activations");
         }
         const Tensor* X = inputs[0];
         mSeq = X->length(0);
@@ -55,8 +54,8 @@ public:
             if (has(4)) {
                 const int64_t l = ShapeUtils::readInt(inputs[4], b);
                 if (l < 0 || l > mSeq) {
-                    MNN_ERROR("DynamicQuantizeLSTM: sequence length %lld outside [0, %d]\n", (long long)l, mSeq);
-                    return INPUT_DATA_ERROR;
+                    return error(INPUT_DATA_ERROR, "DynamicQuantizeLSTM: sequence length %lld outside [0, %d]",
+                                 (long long)l, mSeq);
                 }
                 mLen[b] = (int)l;
             }

@@ -46,9 +46,9 @@ private:
                 double loss = 0.0, weight = 0.0;
                 if (!(mHasIgnore && k == mIgnore)) {
                     if (k < 0 || k >= c) {
-                        MNN_ERROR("op %s (NegativeLogLikelihoodLoss): target %lld at %lld is outside [0, %lld)\n",
-                                  mName.c_str(), (long long)k, (long long)(i * d + j), (long long)c);
-                        return INPUT_DATA_ERROR;
+                        return error(INPUT_DATA_ERROR,
+                                     "op %s (NegativeLogLikelihoodLoss): target %lld at %lld is outside [0, %lld)",
+                                     mName.c_str(), (long long)k, (long long)(i * d + j), (long long)c);
                     }
                     weight = w ? (double)w[k] : 1.0;
                     loss = -(double)x[(i * c + k) * d + j] * weight;

@@ -19,9 +19,8 @@ public:
         auto ad = TensorUtils::shape(a);
         auto bd = TensorUtils::shape(b);
         if (ad.empty() || bd.empty()) {
-            MNN_ERROR("%s: A %s and B %s must have rank >= 1\n", name(), TensorUtils::shapeString(ad).c_str(),
-                      TensorUtils::shapeString(bd).c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "%s: A %s and B %s must have rank >= 1", name(),
+                         TensorUtils::shapeString(ad).c_str(), TensorUtils::shapeString(bd).c_str());
         }
         auto a2 = ad.size() == 1 ? std::vector<int>{1, ad[0]} : ad;
         auto b2 = bd.size() == 1 ? std::vector<int>{bd[0], 1} : bd;
@@ -30,9 +29,8 @@ public:
         mN = b2.back();
         std::vector<int> batchA(a2.begin(), a2.end() - 2), batchB(b2.begin(), b2.end() - 2), batch;
         if (b2[b2.size() - 2] != mK || !ShapeUtils::broadcast(batchA, batchB, batch)) {
-            MNN_ERROR("%s: A %s and B %s do not multiply\n", name(), TensorUtils::shapeString(ad).c_str(),
-                      TensorUtils::shapeString(bd).c_str());
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "%s: A %s and B %s do not multiply", name(),
+                         TensorUtils::shapeString(ad).c_str(), TensorUtils::shapeString(bd).c_str());
         }
         // the flat batch index of A and of B for every output matrix
         int64_t count = 1;

@@ -114,8 +114,7 @@ public:
         const int rank = x->dimensions();
         const int axis = ShapeUtils::normalizeAxis(mAxis, rank);
         if (axis < 0 || axis >= rank - 1) {
-            MNN_ERROR("DFT: axis %d is out of range for rank %d\n", mAxis, rank);
-            return INVALID_VALUE;
+            return error(INVALID_VALUE, "DFT: axis %d is out of range for rank %d", mAxis, rank);
         }
         mOuter = 1;
         mInner = 1;
