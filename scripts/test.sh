@@ -2,7 +2,8 @@
 # Second command of the README: builds everything and passes all tests. CI runs exactly this.
 # Stages (budget on a 2-core machine, printed as they go):
 #   1. Release build of library, converter, tools, tests            (~15 min)
-#   2. ctest: op, API, converter, tool, CV, conformance, real models (~10 min), then the op tests
+#   2. ctest: op, API, converter, tool, CV, conformance, models (corpus vs PyTorch, the PyPI
+#      real-weight zoo vs ONNX Runtime, dynamic axes) (~10 min), then the op tests
 #      again at each lower ISA tier of this CPU (MNN_CPU_ISA=scalar / sse41 / avx2) (~2 min)
 #   3. install to a temporary prefix; outside find_package client    (~1 min)
 #   4. clang ASan+UBSan build: op, API, converter, tool, CV, conformance

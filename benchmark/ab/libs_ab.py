@@ -23,7 +23,8 @@ its own (session 27, two threads: the Winograd layers splitting U instead of the
 -4.5..6.7% in one process, -2.6..5.2% in processes). Use it for decisions at several threads.
 
 --env-a / --env-b NAME=VALUE[,NAME=VALUE...]: set while that build's session is created (the same build
-twice with two settings of an MNN_* switch).
+twice with two settings of an MNN_* switch); `precision=normal|high|low` there sets the session's
+precision instead (default normal).
 
 usage: python3 benchmark/ab/libs_ab.py --a BUILD_A --b BUILD_B --model M.mnn [--model-b M2.mnn]
            [--threads 1] [--pairs 300] [--processes [--burst-ms 150]] [--env-a LIST] [--env-b LIST]
@@ -54,10 +55,12 @@ def parseEnv(spec):
 def openWith(lib, model, threads, spec):
     """lib.pairedOpen(model) with spec's variables set while the session is created"""
     env = parseEnv(spec)
+    # precision=normal|high|low in the list is the session's BackendConfig precision, not a variable
+    precision = {"normal": 0, "high": 1, "low": 2}[env.pop("precision", "normal")]
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        return lib.pairedOpen(model.encode(), threads, 0)
+        return lib.pairedOpen(model.encode(), threads, precision)
     finally:
         for k, v in old.items():
             if v is None:

@@ -338,8 +338,8 @@ TEST(ConvPacked, PlainLayoutKeepsThePlainKernels) {
 // 1x1 outputs (tiles of one position) at Precision_Normal keep the weights as IEEE half where the
 // tier's kernel takes them and the packed weights are at least CPUUtils::kHalfWeightsMinBytes (4 MB:
 // a classifier-sized layer that streams its weights): within the weights' half rounding of the
-// reference. Small ones (squeeze-excite gates) stay float at every precision; so do all of them at
-// Precision_High, and after a resize to a wider plane.
+// reference. Small ones (squeeze-excite gates) stay float at Normal and go half at Precision_Low;
+// all stay float at Precision_High, and after a resize to a wider plane.
 TEST(ConvPacked, OnePositionOutputsUseHalfWeightsBelowPrecisionHigh) {
     struct Size {
         int c, m;      // channels in, outputs of "se"
@@ -363,12 +363,15 @@ TEST(ConvPacked, OnePositionOutputsUseHalfWeightsBelowPrecisionHigh) {
             ASSERT_EQ(ref.code, NO_ERROR);
             for (int tier = 0; tier <= best; ++tier) {
                 cpuSetTierOverride(tier);
-                const bool half = sz.streams && hw == 1 && cpuCoreFunctionsFor((CPUTier)tier).pcHalfMaxP >= 1;
-                for (auto precision : {BackendConfig::Precision_Normal, BackendConfig::Precision_High}) {
+                const bool halfTile = hw == 1 && cpuCoreFunctionsFor((CPUTier)tier).pcHalfMaxP >= 1;
+                for (auto precision : {BackendConfig::Precision_Normal, BackendConfig::Precision_High,
+                                       BackendConfig::Precision_Low}) {
+                    // Precision_Low keeps every GEMV's weights half, Normal only the large ones
+                    const bool half = halfTile && (sz.streams || precision == BackendConfig::Precision_Low);
                     auto r = runWithLayout(model, {{"x", x.get()}}, "packed", 2, nullptr, precision);
                     ASSERT_EQ(r.code, NO_ERROR);
                     EXPECT_EQ(r.layouts["u"], "NC16HW16");
-                    const bool f16 = half && precision == BackendConfig::Precision_Normal;
+                    const bool f16 = half && precision != BackendConfig::Precision_High;
                     // float weights: "packed pconv..." or, for 1024 inputs, "packed-ksliced pconv..."
                     const std::string& algo = r.algorithms["se"];
                     EXPECT_EQ(algo.rfind(f16 ? "packed-f16 " : "packed", 0), 0u)

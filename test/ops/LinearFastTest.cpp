@@ -162,7 +162,7 @@ TEST(LinearFast, MatchesReferenceOnEveryTierAndThreadCount) {
 // (pcHalfMaxP) when the weights are at least CPUUtils::kHalfWeightsMinBytes (4 MB; smaller ones
 // stay float: squeeze-excite gates scale whole feature maps); each weight is rounded by at most
 // 2^-11 of itself, so |fast - ref| stays within 2^-11 * |alpha| * max|B| * sum|A row| (plus the
-// float path's own tolerance)
+// float path's own tolerance). Precision_Low keeps every GEMV's weights half.
 TEST(LinearFast, GemvHalfWeightsWithinHalfRoundingAtPrecisionNormal) {
     using A = Schema::FusedActivation;
     const std::vector<LinCase> cases = {
@@ -192,9 +192,14 @@ TEST(LinearFast, GemvHalfWeightsWithinHalfRoundingAtPrecisionNormal) {
             // the packed weights: N x K, each rounded up to whole 16-lane blocks
             const size_t n16 = (size_t)((t.transB ? t.b[0] : t.b[1]) + 15) / 16 * 16;
             const size_t wBytes = n16 * (size_t)((k + 15) / 16 * 16) * sizeof(float);
-            const bool half = funcs.pcHalfMaxP >= (int)rows && wBytes >= CPUUtils::kHalfWeightsMinBytes;
-            for (int threads = 1; threads <= 2; ++threads) {
-                Out fast = runLin(t, threads, false, seed, BackendConfig::Precision_Normal);
+            for (int run = 0; run < 4; ++run) {
+                // threads 1, 2 at Precision_Normal, then at Precision_Low (every GEMV's weights half)
+                const int threads = 1 + run % 2;
+                const bool low = run >= 2;
+                const bool half =
+                    funcs.pcHalfMaxP >= (int)rows && (low || wBytes >= CPUUtils::kHalfWeightsMinBytes);
+                Out fast = runLin(t, threads, false, seed,
+                                  low ? BackendConfig::Precision_Low : BackendConfig::Precision_Normal);
                 ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
                 EXPECT_EQ(fast.algo, std::string(half ? "gemv-f16 " : "gemv ") + funcs.packedConvName) << "case " << ci;
                 halfRuns += half ? 1 : 0;
@@ -207,7 +212,7 @@ TEST(LinearFast, GemvHalfWeightsWithinHalfRoundingAtPrecisionNormal) {
                     const double tol = (half ? ldexp(1.0, -11) * fabs(t.alpha) * maxB * rowSum : 0.0) +
                                        1e-5 * fabs(ref.y[i]) + 2e-6 * (k + 2);
                     if (!(fabs((double)fast.y[i] - ref.y[i]) <= tol)) {
-                        ADD_FAILURE() << "case " << ci << " tier " << tier << " threads " << threads << " [" << i
+                        ADD_FAILURE() << "case " << ci << " tier " << tier << " threads " << threads << (low ? " Low" : "") << " [" << i
                                       << "] fast " << fast.y[i] << " ref " << ref.y[i] << " tol " << tol;
                         break;
                     }

@@ -122,9 +122,13 @@ bool ParamBytes::changed(const std::vector<Tensor*>& inputs) {
     return differs;
 }
 
-bool halfWeights(const float* w, size_t n, LargeVector<uint16_t>* h) {
+size_t halfWeightsMinBytes(const Backend* b) {
+    return static_cast<const CPUBackend*>(b)->precision() == BackendConfig::Precision_Low ? 0 : kHalfWeightsMinBytes;
+}
+
+bool halfWeights(const float* w, size_t n, size_t minBytes, LargeVector<uint16_t>* h) {
     h->clear();
-    if (n * sizeof(float) < kHalfWeightsMinBytes) {
+    if (n * sizeof(float) < minBytes) {
         return false;
     }
     for (size_t i = 0; i < n; ++i) {

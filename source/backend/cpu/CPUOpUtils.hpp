@@ -29,16 +29,20 @@ bool highPrecision(const Backend* b);
  * Float weights below this size stay float at Precision_Normal: half weights pay only where a GEMV
  * streams its weights from memory (classifiers of 4 MB and more), and the small GEMVs of
  * squeeze-excitation gates scale whole feature maps, so their 2^-11 rounding reached 1.6e-3 of the
- * output on PP-OCRv4 recognition against ONNX Runtime (2026-12-07; float: 7e-6).
+ * output on PP-OCRv4 recognition against ONNX Runtime (2026-12-07; float: 7e-6). Precision_Low
+ * keeps every GEMV's weights as half (mobilenet_v3_large: 3.9% faster at one thread than Normal).
  */
 constexpr size_t kHalfWeightsMinBytes = (size_t)4 << 20;
 
+/** the smallest weights kept as half on this backend: 0 at Precision_Low, else kHalfWeightsMinBytes */
+size_t halfWeightsMinBytes(const Backend* b);
+
 /**
  * packed weights as IEEE half (PackedConvTile::wHalf), round to nearest; false (h empty) when a
- * weight is outside the half range or NaN, or the weights are under kHalfWeightsMinBytes: the
- * caller keeps the float weights
+ * weight is outside the half range or NaN, or the weights are under minBytes: the caller keeps the
+ * float weights
  */
-bool halfWeights(const float* w, size_t n, LargeVector<uint16_t>* h);
+bool halfWeights(const float* w, size_t n, size_t minBytes, LargeVector<uint16_t>* h);
 
 /** element strides of `in` (right-aligned) as seen from an output of shape `out`; 0 where broadcast */
 std::vector<int64_t> broadcastStrides(const std::vector<int>& in, const std::vector<int>& out);

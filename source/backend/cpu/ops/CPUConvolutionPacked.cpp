@@ -1285,7 +1285,8 @@ private:
         if (high || maxP < 1 || maxP > mFuncs->pcHalfMaxP || mGeom.output[1] > mFuncs->pcHalfMaxP) {
             return;
         }
-        if (!CPUUtils::halfWeights(mWeights.data(), mWeights.size(), &mWeightsHalf)) {
+        if (!CPUUtils::halfWeights(mWeights.data(), mWeights.size(), CPUUtils::halfWeightsMinBytes(backend()),
+                                     &mWeightsHalf)) {
             return;
         }
         LargeVector<float>().swap(mWeights);

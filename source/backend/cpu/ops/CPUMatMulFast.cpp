@@ -266,7 +266,7 @@ private:
         if (high || mFuncs->pcHalfMaxP < mM) {
             return;
         }
-        if (!CPUUtils::halfWeights(mGemvW.data(), mGemvW.size(), &mGemvH)) {
+        if (!CPUUtils::halfWeights(mGemvW.data(), mGemvW.size(), CPUUtils::halfWeightsMinBytes(backend()), &mGemvH)) {
             return;
         }
         LargeVector<float>().swap(mGemvW);
