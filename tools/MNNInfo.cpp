@@ -303,8 +303,9 @@ int runTool(int argc, char** argv) {
                 }
                 sessionProblem = "the shapes could not be resolved (see the [MNN] lines above)";
                 if (hasUnknownDims(net)) {
-                    sessionProblem = "the model's unknown input dims, planned as 1, do not fit it: give real shapes "
-                                     "with --input-shape NAME:DIMS";
+                    sessionProblem =
+                        "the model's unknown input dims, planned as 1, do not fit it: give real shapes "
+                        "with --input-shape NAME:DIMS";
                 }
                 session = nullptr;
             } else {

@@ -80,13 +80,20 @@ Session::~Session() {
 // (returned in *aliased) instead of a STATIC copy
 static const char* errorName(ErrorCode code) {
     switch (code) {
-        case OUT_OF_MEMORY: return "out of memory";
-        case NOT_SUPPORT: return "not supported at these shapes or types";
-        case COMPUTE_SIZE_ERROR: return "size error";
-        case NO_EXECUTION: return "no execution";
-        case INVALID_VALUE: return "invalid value";
-        case INPUT_DATA_ERROR: return "input data error";
-        default: return "error";
+        case OUT_OF_MEMORY:
+            return "out of memory";
+        case NOT_SUPPORT:
+            return "not supported at these shapes or types";
+        case COMPUTE_SIZE_ERROR:
+            return "size error";
+        case NO_EXECUTION:
+            return "no execution";
+        case INVALID_VALUE:
+            return "invalid value";
+        case INPUT_DATA_ERROR:
+            return "input data error";
+        default:
+            return "error";
     }
 }
 
@@ -117,7 +124,8 @@ static std::string shapesOf(const std::vector<Tensor*>& ts) {
             s += "(none)";
             continue;
         }
-        s += TensorUtils::describe(t)->name + " " + TensorUtils::shapeString(t) + " " + TensorUtils::typeName(t->getType());
+        s += TensorUtils::describe(t)->name + " " + TensorUtils::shapeString(t) + " " +
+             TensorUtils::typeName(t->getType());
     }
     return s.empty() ? "(none)" : s;
 }
@@ -547,9 +555,10 @@ bool Session::init() {
         // the model's unknown input dims planned as 1 do not fit some op (a pooling window, a
         // Concat of upsampled maps): the app resizes the inputs before its first run
         auto t = mPlaceholderInputs[0].first;
-        MNN_ERROR("createSession: input %s has unknown dims, planned as %s, which the op above rejects; the session is "
-                  "prepared when resizeTensor gives the inputs their real shapes\n",
-                  TensorUtils::describe(t)->name.c_str(), TensorUtils::shapeString(t).c_str());
+        MNN_ERROR(
+            "createSession: input %s has unknown dims, planned as %s, which the op above rejects; the session is "
+            "prepared when resizeTensor gives the inputs their real shapes\n",
+            TensorUtils::describe(t)->name.c_str(), TensorUtils::shapeString(t).c_str());
         mNeedResize = true;
         mReady = false;
         return true;

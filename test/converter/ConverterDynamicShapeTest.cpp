@@ -67,7 +67,8 @@ TEST(ConverterDynamicShape, SessionBeforeResizeThenManyShapes) {
     ASSERT_NE(session, nullptr) << "createSession must succeed before any resizeTensor";
     Tensor* x = net->getSessionInput(session, "x");
     ASSERT_NE(x, nullptr);
-    const std::vector<std::vector<int>> shapes = {{1, 2, 5, 7}, {2, 2, 4, 9}, {1, 2, 12, 3}, {2, 2, 6, 6}, {1, 2, 5, 7}};
+    const std::vector<std::vector<int>> shapes = {
+        {1, 2, 5, 7}, {2, 2, 4, 9}, {1, 2, 12, 3}, {2, 2, 6, 6}, {1, 2, 5, 7}};
     for (size_t k = 0; k < shapes.size(); ++k) {
         auto& s = shapes[k];
         net->resizeTensor(x, s);

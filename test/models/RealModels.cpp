@@ -351,7 +351,7 @@ int fillRefs(const std::string& python, const std::string& cache, std::string* r
     return 0;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
     std::string refs, cache, only, python = "python3";

@@ -364,8 +364,8 @@ TEST(ConvPacked, OnePositionOutputsUseHalfWeightsBelowPrecisionHigh) {
             for (int tier = 0; tier <= best; ++tier) {
                 cpuSetTierOverride(tier);
                 const bool halfTile = hw == 1 && cpuCoreFunctionsFor((CPUTier)tier).pcHalfMaxP >= 1;
-                for (auto precision : {BackendConfig::Precision_Normal, BackendConfig::Precision_High,
-                                       BackendConfig::Precision_Low}) {
+                for (auto precision :
+                     {BackendConfig::Precision_Normal, BackendConfig::Precision_High, BackendConfig::Precision_Low}) {
                     // Precision_Low keeps every GEMV's weights half, Normal only the large ones
                     const bool half = halfTile && (sz.streams || precision == BackendConfig::Precision_Low);
                     auto r = runWithLayout(model, {{"x", x.get()}}, "packed", 2, nullptr, precision);

@@ -196,8 +196,7 @@ TEST(LinearFast, GemvHalfWeightsWithinHalfRoundingAtPrecisionNormal) {
                 // threads 1, 2 at Precision_Normal, then at Precision_Low (every GEMV's weights half)
                 const int threads = 1 + run % 2;
                 const bool low = run >= 2;
-                const bool half =
-                    funcs.pcHalfMaxP >= (int)rows && (low || wBytes >= CPUUtils::kHalfWeightsMinBytes);
+                const bool half = funcs.pcHalfMaxP >= (int)rows && (low || wBytes >= CPUUtils::kHalfWeightsMinBytes);
                 Out fast = runLin(t, threads, false, seed,
                                   low ? BackendConfig::Precision_Low : BackendConfig::Precision_Normal);
                 ASSERT_EQ(fast.shape, ref.shape) << "case " << ci;
@@ -212,8 +211,9 @@ TEST(LinearFast, GemvHalfWeightsWithinHalfRoundingAtPrecisionNormal) {
                     const double tol = (half ? ldexp(1.0, -11) * fabs(t.alpha) * maxB * rowSum : 0.0) +
                                        1e-5 * fabs(ref.y[i]) + 2e-6 * (k + 2);
                     if (!(fabs((double)fast.y[i] - ref.y[i]) <= tol)) {
-                        ADD_FAILURE() << "case " << ci << " tier " << tier << " threads " << threads << (low ? " Low" : "") << " [" << i
-                                      << "] fast " << fast.y[i] << " ref " << ref.y[i] << " tol " << tol;
+                        ADD_FAILURE() << "case " << ci << " tier " << tier << " threads " << threads
+                                      << (low ? " Low" : "") << " [" << i << "] fast " << fast.y[i] << " ref "
+                                      << ref.y[i] << " tol " << tol;
                         break;
                     }
                 }

@@ -1286,7 +1286,7 @@ private:
             return;
         }
         if (!CPUUtils::halfWeights(mWeights.data(), mWeights.size(), CPUUtils::halfWeightsMinBytes(backend()),
-                                     &mWeightsHalf)) {
+                                   &mWeightsHalf)) {
             return;
         }
         LargeVector<float>().swap(mWeights);
