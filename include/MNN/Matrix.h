@@ -171,9 +171,18 @@ public:
      */
     bool setPolyToPoly(const Point src[], const Point dst[], int count);
 
+    /** how setRectToRect fits src into dst: kFill scales x and y apart to fill dst exactly; the
+     * others scale both by the smaller ratio (src keeps its aspect) and align it to dst's left /
+     * top (kStart), centre (kCenter) or right / bottom (kEnd) */
+    enum ScaleToFit { kFill_ScaleToFit, kStart_ScaleToFit, kCenter_ScaleToFit, kEnd_ScaleToFit };
+
     /** maps rectangle src onto rectangle dst by scale + translate (fills dst exactly);
      * false (and identity) when src is empty */
     bool setRectToRect(const Rect& src, const Rect& dst);
+    /** as above, fitted by stf; an empty dst gives the matrix that maps everything to (0, 0) */
+    bool setRectToRect(const Rect& src, const Rect& dst, ScaleToFit stf);
+    /** a matrix mapping src onto dst (identity when src is empty) */
+    static Matrix MakeRectToRect(const Rect& src, const Rect& dst, ScaleToFit stf);
 
     /** writes the inverse into *inverse (when not null); false for a singular matrix */
     bool invert(Matrix* inverse) const;

@@ -363,14 +363,38 @@ bool Matrix::setPolyToPoly(const Point src[], const Point dst[], int count) {
 }
 
 bool Matrix::setRectToRect(const Rect& src, const Rect& dst) {
+    return setRectToRect(src, dst, kFill_ScaleToFit);
+}
+
+bool Matrix::setRectToRect(const Rect& src, const Rect& dst, ScaleToFit stf) {
     if (src.isEmpty()) {
         reset();
         return false;
     }
+    if (dst.isEmpty()) {
+        setAll(0, 0, 0, 0, 0, 0, 0, 0, 1);
+        return true;
+    }
     float sx = dst.width() / src.width();
     float sy = dst.height() / src.height();
-    setAll(sx, 0, dst.fLeft - src.fLeft * sx, 0, sy, dst.fTop - src.fTop * sy, 0, 0, 1);
+    float tx = dst.fLeft - src.fLeft * sx, ty = dst.fTop - src.fTop * sy;
+    if (stf != kFill_ScaleToFit) {
+        const float s = sx < sy ? sx : sy;
+        sx = sy = s;
+        // the room left in dst along each axis, given to the left / top by kStart, split by kCenter
+        float roomX = dst.width() - src.width() * s, roomY = dst.height() - src.height() * s;
+        float share = stf == kStart_ScaleToFit ? 0.0f : (stf == kCenter_ScaleToFit ? 0.5f : 1.0f);
+        tx = dst.fLeft - src.fLeft * s + roomX * share;
+        ty = dst.fTop - src.fTop * s + roomY * share;
+    }
+    setAll(sx, 0, tx, 0, sy, ty, 0, 0, 1);
     return true;
+}
+
+Matrix Matrix::MakeRectToRect(const Rect& src, const Rect& dst, ScaleToFit stf) {
+    Matrix m;
+    m.setRectToRect(src, dst, stf);
+    return m;
 }
 
 bool Matrix::invert(Matrix* inverse) const {

@@ -168,3 +168,27 @@ TEST(Matrix, MapPointsAndRects) {
     expectPoint(fit.mapXY(640, 480), 224, 224);
     EXPECT_FALSE(fit.setRectToRect(Rect::MakeEmpty(), r));
 }
+
+// setRectToRect's fit modes, classic MNN / Skia semantics: a 640x480 source into a 300x300 box at
+// (10, 20); uniform modes scale by min(300/640, 300/480) = 0.46875, leaving 75 px of height
+TEST(Matrix, RectToRectFitModes) {
+    const Rect src = Rect::MakeWH(640, 480), dst = Rect::MakeXYWH(10, 20, 300, 300);
+    Matrix m;
+    ASSERT_TRUE(m.setRectToRect(src, dst, Matrix::kFill_ScaleToFit));
+    expectPoint(m.mapXY(0, 0), 10, 20);
+    expectPoint(m.mapXY(640, 480), 310, 320);
+    ASSERT_TRUE(m.setRectToRect(src, dst, Matrix::kStart_ScaleToFit));
+    expectPoint(m.mapXY(0, 0), 10, 20);
+    expectPoint(m.mapXY(640, 480), 310, 245);
+    ASSERT_TRUE(m.setRectToRect(src, dst, Matrix::kCenter_ScaleToFit));
+    expectPoint(m.mapXY(0, 0), 10, 57.5f);
+    expectPoint(m.mapXY(640, 480), 310, 282.5f);
+    auto e = Matrix::MakeRectToRect(src, dst, Matrix::kEnd_ScaleToFit);
+    expectPoint(e.mapXY(0, 0), 10, 95);
+    expectPoint(e.mapXY(640, 480), 310, 320);
+    // an empty destination collapses everything to the origin; an empty source fails (identity)
+    ASSERT_TRUE(m.setRectToRect(src, Rect::MakeEmpty(), Matrix::kCenter_ScaleToFit));
+    expectPoint(m.mapXY(100, 50), 0, 0);
+    EXPECT_FALSE(m.setRectToRect(Rect::MakeEmpty(), dst, Matrix::kStart_ScaleToFit));
+    EXPECT_TRUE(m.isIdentity());
+}
