@@ -291,7 +291,8 @@ int main(int argc, char** argv) {
     CHECK(MNN::CV::ImageProcess::formatChannels(MNN::CV::RGB) == 3, "RGB has 3 channels");
     // destination -> source: the rect of the output onto the rect of the image
     MNN::CV::Matrix m;
-    CHECK(m.setRectToRect(MNN::CV::Rect::MakeWH((float)w, (float)h), MNN::CV::Rect::MakeWH((float)iw, (float)ih)),
+    CHECK(m.setRectToRect(MNN::CV::Rect::MakeWH((float)w, (float)h), MNN::CV::Rect::MakeWH((float)iw, (float)ih),
+                          MNN::CV::Matrix::kFill_ScaleToFit),
           "setRectToRect");
     CHECK(fabsf(m.getScaleX() - 2.0f) < 1e-6f && fabsf(m.getScaleY() - 2.0f) < 1e-6f, "scale %f %f", m.getScaleX(),
           m.getScaleY());
