@@ -23,6 +23,7 @@
 #include <vector>
 #include "MNNConverter.hpp"
 #include "MiniJson.hpp"
+#include "ModelFiles.hpp"
 #include "Npy.hpp"
 #define MNN_ALLOCATION_COUNTER_DEFINE 1
 #include "AllocationCounter.hpp"
@@ -35,6 +36,9 @@ using namespace MNN;
 
 namespace {
 
+using ModelFiles::readText;
+using ModelFiles::split;
+
 struct Entry {
     std::string name, file;
     std::vector<std::pair<std::string, std::string>> inputs;  // name, npy
@@ -46,24 +50,7 @@ struct NetDeleter {
     }
 };
 
-std::string readText(const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string x;
-    while (std::getline(ss, x, ',')) {
-        if (!x.empty()) {
-            out.push_back(x);
-        }
-    }
-    return out;
-}
 
 std::vector<std::vector<uint8_t>> outputBytes(Interpreter* net, Session* session) {
     std::vector<std::vector<uint8_t>> r;

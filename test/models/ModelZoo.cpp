@@ -33,6 +33,7 @@
 #include <vector>
 #include "MNNConverter.hpp"
 #include "MiniJson.hpp"
+#include "ModelFiles.hpp"
 #include "Npy.hpp"
 
 using namespace MNN;
@@ -45,6 +46,11 @@ using namespace MNN;
 #endif
 
 namespace {
+
+using ModelFiles::readText;
+using ModelFiles::split;
+using ModelFiles::InterpreterDeleter;
+using ModelFiles::TensorDeleter;
 
 struct Mode {
     const char* name;
@@ -80,12 +86,6 @@ bool isFile(const std::string& p) {
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-std::string readText(const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 std::string oneLine(std::string s) {
     for (auto& c : s) {
@@ -96,16 +96,6 @@ std::string oneLine(std::string s) {
     return s;
 }
 
-struct InterpreterDeleter {
-    void operator()(Interpreter* p) const {
-        Interpreter::destroy(p);
-    }
-};
-struct TensorDeleter {
-    void operator()(Tensor* p) const {
-        Tensor::destroy(p);
-    }
-};
 
 ModeResult runMode(const std::vector<uint8_t>& model, const ModelEntry& m, const std::string& dir,
                    const Mode& mode) {
@@ -361,17 +351,6 @@ std::vector<ModelEntry> readManifest(const std::string& path) {
     return out;
 }
 
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string x;
-    while (std::getline(ss, x, ',')) {
-        if (!x.empty()) {
-            out.push_back(x);
-        }
-    }
-    return out;
-}
 
 } // namespace
 

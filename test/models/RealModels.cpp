@@ -27,6 +27,7 @@
 #include <vector>
 #include "MNNConverter.hpp"
 #include "MiniJson.hpp"
+#include "ModelFiles.hpp"
 #include "Npy.hpp"
 
 using namespace MNN;
@@ -36,6 +37,11 @@ using namespace MNN;
 #endif
 
 namespace {
+
+using ModelFiles::readText;
+using ModelFiles::split;
+using ModelFiles::InterpreterDeleter;
+using ModelFiles::TensorDeleter;
 
 const double kLimit = 1e-3;
 
@@ -52,24 +58,8 @@ struct ModelEntry {
     bool argmax = false;  // also every position's argmax over the last axis equal to the reference's
 };
 
-struct InterpreterDeleter {
-    void operator()(Interpreter* p) const {
-        Interpreter::destroy(p);
-    }
-};
-struct TensorDeleter {
-    void operator()(Tensor* p) const {
-        Tensor::destroy(p);
-    }
-};
 using TensorPtr = std::unique_ptr<Tensor, TensorDeleter>;
 
-std::string readText(const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 std::string shapeText(const std::vector<int64_t>& s) {
     std::string t;
@@ -303,17 +293,6 @@ std::vector<ModelEntry> readManifest(const std::string& path) {
     return out;
 }
 
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string x;
-    while (std::getline(ss, x, ',')) {
-        if (!x.empty()) {
-            out.push_back(x);
-        }
-    }
-    return out;
-}
 
 // runs the reference script; its last line is the folder, or a SKIP / FAIL line
 int fillRefs(const std::string& python, const std::string& cache, std::string* refs) {

@@ -37,6 +37,15 @@ inline Schema::PadMode padMode(OnnxNode& node) {
     node.invalid("unknown auto_pad '" + p + "'");
 }
 
+/** Conv's attributes (kernel_shape, strides, dilations, pads, group, auto_pad, and ConvTranspose's
+ * output_padding / output_shape) into p; kernel and channel counts from W (input index w) where its
+ * shape is known. Shared by Conv / ConvTranspose and ConvInteger / QLinearConv (OnnxConv.cpp). */
+void loadConvParam(OnnxNode& node, int w, bool transpose, Schema::ConvParamT* p);
+
+/** the recurrent ops' attributes (hidden_size, direction, activations, clip, ...) into p; shared by
+ * LSTM / GRU / RNN and com.microsoft.DynamicQuantizeLSTM (OnnxRnn.cpp) */
+void loadRnnParam(OnnxNode& node, Schema::RnnParamT* p);
+
 /** input i when present, else a new int64 constant holding `values` (the attribute form) */
 inline int inputOrConst(OnnxNode& node, int i, const std::string& attr, bool attrForm) {
     if (attrForm) {

@@ -4,19 +4,7 @@
 namespace MNN {
 namespace Convert {
 
-namespace {
-void mapConv(OnnxNode& node) {
-    bool transpose = node.opType() == "ConvTranspose";
-    int x = node.input(0), w = node.input(1), b = node.input(2);
-    if (x < 0 || w < 0) {
-        node.invalid("needs inputs X and W");
-    }
-    std::vector<int> in = {x, w};
-    if (b >= 0) {
-        in.push_back(b);
-    }
-    auto op = node.addOp(transpose ? Schema::OpType::ConvTranspose : Schema::OpType::Convolution, in, {node.output(0)});
-    auto p = setParam<Schema::ConvParamT>(op);
+void loadConvParam(OnnxNode& node, int w, bool transpose, Schema::ConvParamT* p) {
     p->kernel = node.toInts(node.attrInts("kernel_shape"));
     p->strides = node.toInts(node.attrInts("strides"));
     p->dilations = node.toInts(node.attrInts("dilations"));
@@ -43,6 +31,21 @@ void mapConv(OnnxNode& node) {
             p->inputCount = wd[1] * p->group;
         }
     }
+}
+
+namespace {
+void mapConv(OnnxNode& node) {
+    bool transpose = node.opType() == "ConvTranspose";
+    int x = node.input(0), w = node.input(1), b = node.input(2);
+    if (x < 0 || w < 0) {
+        node.invalid("needs inputs X and W");
+    }
+    std::vector<int> in = {x, w};
+    if (b >= 0) {
+        in.push_back(b);
+    }
+    auto op = node.addOp(transpose ? Schema::OpType::ConvTranspose : Schema::OpType::Convolution, in, {node.output(0)});
+    loadConvParam(node, w, transpose, setParam<Schema::ConvParamT>(op));
 }
 }  // namespace
 

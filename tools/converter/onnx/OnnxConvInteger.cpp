@@ -15,24 +15,7 @@ void mapConvInteger(OnnxNode& node) {
     }
     auto op = node.addOp(qlinear ? Schema::OpType::QLinearConv : Schema::OpType::ConvInteger, node.inputs(),
                          {node.output(0)});
-    auto p = setParam<Schema::ConvParamT>(op);
-    p->kernel = node.toInts(node.attrInts("kernel_shape"));
-    p->strides = node.toInts(node.attrInts("strides"));
-    p->dilations = node.toInts(node.attrInts("dilations"));
-    p->pads = node.toInts(node.attrInts("pads"));
-    p->group = (int)node.attrInt("group", 1);
-    if (p->group < 1) {
-        node.invalid("group must be >= 1");
-    }
-    p->padMode = padMode(node);
-    std::vector<int> wd;
-    if (node.knownShape(w, &wd) && wd.size() >= 2) {
-        if (p->kernel.empty()) {
-            p->kernel.assign(wd.begin() + 2, wd.end());
-        }
-        p->outputCount = wd[0];
-        p->inputCount = wd[1] * p->group;
-    }
+    loadConvParam(node, w, false, setParam<Schema::ConvParamT>(op));
 }
 }  // namespace
 

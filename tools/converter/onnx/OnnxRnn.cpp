@@ -4,12 +4,7 @@
 namespace MNN {
 namespace Convert {
 
-namespace {
-void mapRnn(OnnxNode& node) {
-    const auto& t = node.opType();
-    auto type = t == "LSTM" ? Schema::OpType::LSTM : (t == "GRU" ? Schema::OpType::GRU : Schema::OpType::RNN);
-    auto op = node.addOp(type, node.inputs(), node.usedOutputs());
-    auto p = setParam<Schema::RnnParamT>(op);
+void loadRnnParam(OnnxNode& node, Schema::RnnParamT* p) {
     if (!node.hasAttr("hidden_size")) {
         node.invalid("hidden_size is required");
     }
@@ -31,6 +26,14 @@ void mapRnn(OnnxNode& node) {
     p->inputForget = node.attrInt("input_forget", 0) != 0;
     p->linearBeforeReset = node.attrInt("linear_before_reset", 0) != 0;
     p->layout = (int)node.attrInt("layout", 0);
+}
+
+namespace {
+void mapRnn(OnnxNode& node) {
+    const auto& t = node.opType();
+    auto type = t == "LSTM" ? Schema::OpType::LSTM : (t == "GRU" ? Schema::OpType::GRU : Schema::OpType::RNN);
+    auto op = node.addOp(type, node.inputs(), node.usedOutputs());
+    loadRnnParam(node, setParam<Schema::RnnParamT>(op));
 }
 }  // namespace
 
