@@ -50,8 +50,6 @@ struct NetDeleter {
     }
 };
 
-
-
 std::vector<std::vector<uint8_t>> outputBytes(Interpreter* net, Session* session) {
     std::vector<std::vector<uint8_t>> r;
     for (auto& kv : net->getSessionOutputAll(session)) {

@@ -47,9 +47,9 @@ using namespace MNN;
 
 namespace {
 
+using ModelFiles::InterpreterDeleter;
 using ModelFiles::readText;
 using ModelFiles::split;
-using ModelFiles::InterpreterDeleter;
 using ModelFiles::TensorDeleter;
 
 struct Mode {
@@ -86,7 +86,6 @@ bool isFile(const std::string& p) {
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-
 std::string oneLine(std::string s) {
     for (auto& c : s) {
         if (c == '\n' || c == '\t' || c == '\r' || c == '|') {
@@ -95,7 +94,6 @@ std::string oneLine(std::string s) {
     }
     return s;
 }
-
 
 ModeResult runMode(const std::vector<uint8_t>& model, const ModelEntry& m, const std::string& dir,
                    const Mode& mode) {
@@ -350,7 +348,6 @@ std::vector<ModelEntry> readManifest(const std::string& path) {
     }
     return out;
 }
-
 
 } // namespace
 

@@ -38,9 +38,9 @@ using namespace MNN;
 
 namespace {
 
+using ModelFiles::InterpreterDeleter;
 using ModelFiles::readText;
 using ModelFiles::split;
-using ModelFiles::InterpreterDeleter;
 using ModelFiles::TensorDeleter;
 
 const double kLimit = 1e-3;
@@ -59,7 +59,6 @@ struct ModelEntry {
 };
 
 using TensorPtr = std::unique_ptr<Tensor, TensorDeleter>;
-
 
 std::string shapeText(const std::vector<int64_t>& s) {
     std::string t;
@@ -292,7 +291,6 @@ std::vector<ModelEntry> readManifest(const std::string& path) {
     }
     return out;
 }
-
 
 // runs the reference script; its last line is the folder, or a SKIP / FAIL line
 int fillRefs(const std::string& python, const std::string& cache, std::string* refs) {
